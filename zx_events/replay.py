@@ -825,11 +825,39 @@ def _hex_ids(match_id: str, fingerprint: str) -> tuple[str, str]:
 
 @_service
 def turn_starts(svc: Any, match_id: str) -> list[int]:
-    """The seq of each turn's ``TurnStarted`` event: ``turn_starts(...)[N - 1]`` starts turn N."""
+    """The seq at which each turn begins (``turn_begins``): ``turn_starts(...)[N - 1]`` starts turn N."""
     rows = stored_events(svc, match_id)
     if not rows:
         raise unknown(svc, match_id)
-    return [r.originator_version for r in rows if games.is_topic(r.topic, "TurnStarted")]
+    from zx_events import codec
+
+    decode = svc.mapper.to_domain_event
+    return turn_begins([(r.originator_version, codec.event_class(r.topic).__name__) for r in rows],
+                       games.for_topic(rows[0].topic).turn_effects,
+                       lambda i: getattr(decode(rows[i]), "line", None))
+
+
+def turn_begins(entries: Any, after: frozenset[str], line: Any) -> list[int]:
+    """The seq at which each turn begins, where ``zx replay --turn N`` lands ("right after its turn record"), of a
+    match's events ``entries`` ((seq, kind) in seq order): its ``TurnStarted`` event, or the last of the events of
+    ``after`` (its game's ``Game.turn_effects``) that follow it on its line (``line(i)``: the line of entry ``i``,
+    read only there), which its `turn` record wrote. X610Z's `turn` record sends a summon whose Time Counter ran out
+    away (209.2f) after its TurnStarted: turn 9 began with the Guardian Spirit still on the board, its leaving the
+    next event of the same record (QA round 38). Z/X's TurnStarted ends its record (its game names none)."""
+    out: list[int] = []
+    for i, (seq, kind) in enumerate(entries):
+        if kind != "TurnStarted":
+            continue
+        last = i
+        if after:
+            here = None
+            while last + 1 < len(entries) and entries[last + 1][1] in after:
+                here = line(i) if here is None else here
+                if line(last + 1) != here:
+                    break
+                last += 1
+        out.append(entries[last][0])
+    return out
 
 
 @_service
@@ -922,6 +950,9 @@ class History:
     turns: tuple[int, ...]  # turns[N - 1] = seq of turn N's TurnStarted
     # catalog files the user gave (--catalog FILE): the one holding the content the match pinned names its cards
     catalogs: tuple[Any, ...] = ()
+    # begins[N - 1] = the seq turn N begins at, after every event of its `turn` record (``turn_begins``: X610Z's
+    # 209.2f after its TurnStarted); ``turn_seq``'s, where --turn N lands
+    begins: tuple[int, ...] = ()
 
     def names(self, match: Match) -> CardNames:
         """``names_for(match)`` with this history's catalog files."""
@@ -946,7 +977,7 @@ class History:
         turn = whole(turn, "turn")  # (as view_at's: 3.5 and "5" were raw errors, True was turn 1)
         if not 1 <= turn <= len(self.turns):
             raise OutOfRange(f"match {self.match_id} has {len(self.turns)} turns: turn must be 1..{len(self.turns)}")
-        return self.turns[turn - 1]
+        return (self.begins or self.turns)[turn - 1]
 
     def check_seq(self, seq: int) -> int:
         """``seq`` as a whole number (``whole``) of an event of the match, else ``TypeError`` or ``OutOfRange``."""
@@ -1180,7 +1211,18 @@ def history_of(match_id: str, events: tuple[Any, ...], catalogs: Any = ()) -> Hi
             bounds.append((seq, seq))
             current = line
     turns = tuple(e.originator_version for e in events if type(e).__name__ == "TurnStarted")
-    return History(match_id, events, tuple(bounds), turns, catalogs)
+    begins = tuple(turn_begins([(e.originator_version, type(e).__name__) for e in events], _turn_effects(events),
+                               lambda i: getattr(events[i], "line", None)))
+    return History(match_id, events, tuple(bounds), turns, catalogs, begins)
+
+
+def _turn_effects(events: Any) -> frozenset[str]:
+    """The ``Game.turn_effects`` of the game whose decoded ``events`` these are (none: no event)."""
+    if not events:
+        return frozenset()
+    from zx_events import codec
+
+    return games.for_topic(codec._topic_of(type(events[0]))).turn_effects
 
 
 @_service

@@ -25,7 +25,7 @@ import threading
 from functools import lru_cache
 from typing import Any, Callable
 
-from zx_events import codec, replay
+from zx_events import codec, games, replay
 from zx_events.ids import match_uuid
 
 
@@ -107,7 +107,7 @@ class Cursor:
         self.last = reader.last_seq(match_id)  # UnknownMatch first: a cursor exists only for a stored match
         self.base = 0  # rows[i] is seq base + i + 1
         self.rows: list[tuple[int, str, bytes]] = []
-        self.turns: list[int] | None = None  # seq of each TurnStarted, once every row is read
+        self.turns: list[int] | None = None  # where each turn begins (replay.turn_begins), once every row is read
         self.state: Any = None  # the aggregate after event self.pos
         self.pos = 0
         self.snapshots = True  # False once a seek found none: then never looked for again
@@ -123,15 +123,18 @@ class Cursor:
 
     def turn_seq(self, turn: int) -> int:
         if self.turns is None:
-            turns = []
-            for version, topic, _ in self.window(1, self.last):
+            entries = []
+            rows = self.window(1, self.last)
+            for version, topic, _ in rows:
                 try:
-                    kind = _kind(topic)
+                    entries.append((version, _kind(topic)))
                 except codec.ForeignTopic:  # a topic altered: the answer a view of that event gets (400), not a 500
                     raise replay._damaged(self.match_id, version, None) from None
-                if kind == "TurnStarted":
-                    turns.append(version)
-            self.turns = turns
+            # where each turn begins: after its TurnStarted and the rule effects its `turn` record wrote after it (X610Z's
+            # 209.2f), their lines decoded only there
+            after = games.for_topic(rows[0][1]).turn_effects if rows else frozenset()
+            self.turns = replay.turn_begins(entries, after,
+                                            lambda i: getattr(self.decoded(entries[i][0], entries[i][0])[0], "line", None))
         if not 1 <= turn <= len(self.turns):
             n = len(self.turns)
             raise replay.OutOfRange(f"match {self.match_id} has {n} turn{'' if n == 1 else 's'}: turn must be 1..{n}")

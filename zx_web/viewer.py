@@ -340,7 +340,8 @@ def history_data(hist: replay.History, seats: Sequence[str] = ("spectator",),
     result = {k: outcome.get(k) for k in ("winner", "reason", "how") if outcome.get(k) is not None} \
         if isinstance(outcome, dict) else None
     return {"format": FORMAT, "game": game.key, "match": match_id, "info": info, "result": result,
-            "seats": seats, "last": last, "turns": list(hist.turns), "steps": steps, "kinds": kinds,
+            "seats": seats, "last": last, "turns": list(hist.turns), "begins": list(hist.begins), "steps": steps,
+            "kinds": kinds,
             "paths": [list(p) for p in paths], "pool": pool.values, "views": per_seat,
             "warning": "; ".join(w for w in (cn.warning if cn else None, *_pin_warnings(game, match)) if w) or None}
 

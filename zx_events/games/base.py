@@ -197,6 +197,11 @@ class Game(ABC):
     phases: Mapping[str, str] = {}
     # the outcomes of an attack (the analytics ``attacks`` table's columns) as the dashboard's legend says them
     attack_outcomes: Mapping[str, str] = {}
+    # the event kinds a `turn` record may write after its TurnStarted, the rule effects of the turn's beginning (X610Z:
+    # a permanent whose Time Counter ran out, 209.2f; a draw due from an empty deck, 106.3): a turn begins after them
+    # (``replay.turn_begins``: ``zx replay --turn N``, the server's ``turn``, the viewer's turns). None: the TurnStarted
+    # event ends its record (Z/X)
+    turn_effects: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ identity
     def reason_text(self, reason: str | None, how: str | None = None, winner: str | None = None) -> str:

@@ -15,7 +15,10 @@
   var paths = data.paths;
   var nPaths = paths.length;
   var last = data.last;
-  var turns = data.turns;
+  var turns = data.turns;  // each turn's TurnStarted event (the turn an event is in)
+  // where each turn begins, as zx replay --turn N lands: after every event of its turn record (X610Z: a summon whose
+  // Time Counter ran out leaves play after its TurnStarted, 209.2f); a file written before it: at its TurnStarted
+  var begins = data.begins || turns;
   var $ = function (id) { return document.getElementById(id); };
 
   var esc = function (s) {
@@ -600,12 +603,12 @@
   // ------------------------------------------------------------------ controls
   function prevTurn() {
     var t = 1;
-    for (var i = 0; i < turns.length; i++) if (turns[i] < seq) t = turns[i];
+    for (var i = 0; i < begins.length; i++) if (begins[i] < seq) t = begins[i];
     go(t);
   }
 
   function nextTurn() {
-    for (var i = 0; i < turns.length; i++) if (turns[i] > seq) return go(turns[i]);
+    for (var i = 0; i < begins.length; i++) if (begins[i] > seq) return go(begins[i]);
     go(last);
   }
 
@@ -618,7 +621,7 @@
     }
     $("turn-input").setCustomValidity("");
     pause();
-    go(turns[n - 1]);
+    go(begins[n - 1]);
   }
 
   function tick() {

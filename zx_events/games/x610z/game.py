@@ -9,7 +9,7 @@ from typing import Any, Iterator, Mapping
 from zx_events.games.base import Game
 from zx_events.games.schema import quoted
 
-from .rules import REASONS, RULES_VERSION, title
+from .rules import REASONS, RULES_VERSION, gone_text, title
 
 BOARD_FIXTURE = "board"
 
@@ -40,9 +40,18 @@ class X610Z(Game):
     simulate_policies = ("greedy",)  # (sim.py: one simple greedy policy)
     public_names = frozenset({"Life Base"})  # (the card type's and the sample catalog's A1-001's name)
     reasons = REASONS
+    # what a `turn` record writes after its TurnStarted (referee._turn_begun): 209.2f, a summon or permanent whose Time
+    # Counter ran out in the Reactivation Phase, and 106.3, the match ended by the draw due from an empty deck
+    turn_effects = frozenset({"Destroyed", "PermanentLeft", "MatchEnded"})
     # (web/board.js's PHASES: tests/web/test_viewer_browser.py checks that they agree)
     phases = {"setup": "Setup", "draw": "Draw Phase", "action": "Action Phase", "end": "End Phase",
               "closed": "End Phase (closed)", "over": "End of turn", "ended": "Match ended"}
+
+    def reason_text(self, reason: str | None, how: str | None = None, winner: str | None = None) -> str:
+        """A result's reason as the match page says it; a draw whose Life Bases one resolution's effects took out of
+        play (MatchEnded's ``how``, digest.13) says so: "both Life Bases left play at once (one resolution's effects
+        took both out of play; 106.1a)" (``rules.gone_text``)."""
+        return gone_text(winner, reason, how) or super().reason_text(reason)
 
     def rule_title(self, rule: str) -> str:
         return title(rule)

@@ -473,8 +473,13 @@ class Match(Aggregate):
         self.last_line = line
 
     @event("MatchEnded", topic=topic("MatchEnded"))
-    def _ended(self, winner: str | None, reason: str, line: int | None = None) -> None:
+    def _ended(self, winner: str | None, reason: str, line: int | None = None, how: str | None = None) -> None:
+        """The game is over (106). ``how`` (digest.13, absent before and otherwise): ``effect``, a draw whose Life Bases
+        left play by one resolution's effects, checked when it ended (``rules.gone_text`` says it); the outcome is the
+        same."""
         self.outcome = {"winner": winner, "reason": reason}
+        if how:
+            self.outcome["how"] = how
         self.phase = "ended"
         self.prio = None
 

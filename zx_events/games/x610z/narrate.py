@@ -13,16 +13,25 @@ from typing import Any, Mapping
 from zx_events.narration import (Words, common, compact, counted, discarding, hand, hidden, known, known_now,
                                   say, signed, started, violation)
 
-from .rules import REASONS
+from .rules import REASONS, gone_text, outcome_text
 
 F = Mapping[str, Any]
 PHASES = {"draw": "Draw Phase", "action": "Action Phase", "end": "End Phase", "closed": "End Phase (closed)"}
 ZONES = {"deck": "Deck", "hand": "hand", "cast": "Cast Zone", "play": "play", "discard": "Discard Pile",
          "removed": "Removed Zone"}
 UNTIL = {"end_of_turn": "until end of turn", "permanent": "permanently"}
-CAUSES = {"210.5": "by lethal damage (210.5)", "602.5": "on an Ending Dot after the turn (602.5)",
-          "601.5": "on a Starting Dot not its controller's (601.5)",
-          "209.2c": "as its counters ran out (209.2c)", "209.2f": "as its counters ran out (209.2f)"}
+# why a summon or permanent left play (``Destroyed``, ``PermanentLeft``'s ``cause``) and what the rule calls it: destroyed
+# (210.5, 210.7; 601.5, 602.5 "destroyed and moves to the discard pile"; a `destroy` effect), discarded (402.8: "discard
+# the summon that moved in your control last"), or moved to the Discard Pile (209.2c, 209.2f: "moves to the Discard
+# Pile"), each to its owner's Discard Pile (210.7, 205.3). "Destroyed" is a game term (210.7): 402.8 and 209.2c/f said it
+# (QA round 38)
+CAUSES = {"210.5": ("is destroyed", "by lethal damage (210.5)"),
+          "602.5": ("is destroyed", "on an Ending Dot after the turn (602.5)"),
+          "601.5": ("is destroyed", "on a Starting Dot not its controller's (601.5)"),
+          "effect": ("is destroyed", "by an effect"),
+          "402.8": ("is discarded", "as its controller already controls a summon of its Class (402.8)"),
+          "209.2c": ("moves", "as its Activation Counter ran out (209.2c)"),
+          "209.2f": ("moves", "as its Time Counter ran out (209.2f)")}
 
 
 def _energy(pay: Any) -> str:
@@ -238,8 +247,47 @@ def _effect(f: F, w: Words, before: Any = None) -> str:
     return f"{w.who(player)} resolves {_source(f.get('source'), w, before)}: {what}"
 
 
+def _left(what: str, f: F, before: Any) -> str:
+    """A summon (``Destroyed``) or permanent (``PermanentLeft``) leaving play for its owner's Discard Pile (210.7, 205.3),
+    in its rule's words (``CAUSES``): "Iron Keep A1-002 on S4 is discarded to P2's Discard Pile as its controller
+    already controls a summon of its Class (402.8)", "... is destroyed by lethal damage (210.5) and goes to P2's
+    Discard Pile". The owner is read from ``before``, the state the event was applied
+    to (its object by ``uid``; Play is public, 503.2): "its owner's" where it does not say."""
+    verb, why = CAUSES.get(f.get("cause"), ("is destroyed", f"({compact(f.get('cause'))})"))
+    uid = f.get("uid")
+    owners = [e.get("owner") for e in [*(getattr(before, "dots", None) or {}).values(),
+                                         *(getattr(before, "perms", None) or ())]
+              if isinstance(e, Mapping) and uid is not None and e.get("uid") == uid]
+    pile = f"{owners[0]}'s Discard Pile" if owners and isinstance(owners[0], str) else "its owner's Discard Pile"
+    if verb == "is destroyed":
+        return f"{what} is destroyed {why} and goes to {pile}"
+    return f"{what} {verb} to {pile} {why}"
+
+
+COMMON = common(REASONS)
+
+
+def _ended(f: F, w: Words) -> str:
+    """The match's end in the game's words; a draw whose Life Bases one resolution's effects took out of play (``how``,
+    digest.13) says so (``rules.gone_text``): "The match ends: a draw: both Life Bases left play at once (one
+    resolution's effects took both out of play; 106.1a)"."""
+    return "The match ends: " + outcome_text(f.get("winner"), f.get("reason"), f.get("how"))
+
+
+def _result_recorded(f: F, w: Words, before: Any = None) -> str:
+    """The log's result; where it agrees with an outcome whose ``how`` says how both Life Bases left play (the match
+    ended before the `result` record), in the match's end's words (``_ended``), as Z/X's."""
+    outcome = getattr(before, "outcome", None)
+    if isinstance(outcome, Mapping) and gone_text(f.get("winner"), f.get("reason"), outcome.get("how")) \
+            and (f.get("winner"), f.get("reason")) == (outcome.get("winner"), outcome.get("reason")):
+        return "The log records the result: " + outcome_text(f.get("winner"), f.get("reason"), outcome["how"])
+    return COMMON["ResultRecorded"][1](f, w)
+
+
 SAYS: dict[str, tuple[frozenset[str], Any]] = {
-    **common(REASONS),
+    **COMMON,
+    "MatchEnded": (known("winner", "reason", "how"), _ended),
+    "ResultRecorded": (known("winner", "reason"), _result_recorded),
     "Started": (known("match_id", "header", "catalog", "board", "rules_version", "source", "content_sha256"), started),
     "PlayerSetUp": (known("player", "dot", "life_base", "hand", "murphy"), _set_up),
     "CardDrawn": (known("player", "card", "unknown", "left_out"), _drawn),
@@ -259,13 +307,9 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
     "Resolved": (known("outcome", "facts"), _resolved),
     "EffectApplied": (known("player", "source", "op", "args"), _effect),
     "Destroyed": (known("dot", "uid", "code", "cause"),
-                  lambda f, w: f"{w.card(f.get('code'))} on {f.get('dot')} is destroyed "
-                               f"{CAUSES.get(f.get('cause'), '(' + compact(f.get('cause')) + ')')} and goes to the "
-                               f"Discard Pile"),
+                  lambda f, w, before=None: _left(f"{w.card(f.get('code'))} on {f.get('dot')}", f, before)),
     "PermanentLeft": (known("uid", "code", "cause"),
-                      lambda f, w: f"{w.card(f.get('code'))} leaves play "
-                                   f"{CAUSES.get(f.get('cause'), '(' + compact(f.get('cause')) + ')')} for the "
-                                   f"Discard Pile"),
+                      lambda f, w, before=None: _left(w.card(f.get("code")), f, before)),
     "TurnEnded": (known("player", "discard", "unnamed"), lambda f, w: f"{w.who(f.get('player'))} ends the turn{discarding(f, w)}"),
     "LateRecord": (known("player", "discard"),
                    lambda f, w: f"{w.who(f.get('player'))}'s record comes late (what it says had already happened)"
@@ -277,7 +321,7 @@ SAYS: dict[str, tuple[frozenset[str], Any]] = {
 # a game whose sentences may read the state an event was applied to (``Game.narrate``'s ``before``)
 SEES_BEFORE = True
 # the kinds written with it (the cards of an attack, a move, a battle's damage, a target, an effect's source and object)
-READS_BEFORE = frozenset({"Announced", "Resolved", "EffectApplied"})
+READS_BEFORE = frozenset({"Announced", "Resolved", "EffectApplied", "Destroyed", "PermanentLeft", "ResultRecorded"})
 
 
 def sentence(kind: str, fields: F, words: Words, before: Any = None) -> str | None:

@@ -87,6 +87,11 @@ class Referee:
         # that emptied the loser's deck is the log's word that the draw came short, 106.3; digest.12)
         self.effect_draw: tuple[int, str, int | None, int] | None = None
         self.draw_before: tuple[int, str, int | None, int] | None = None
+        # the line of the last `effect` record of the resolution under way (choice 9: its `effect` and `trigger` records),
+        # else None: 210.5 and 210.8 are checked when it ends (``end_resolution``), so both Life Bases gone in one
+        # resolution is a draw (106.1a; digest.13: the player whose Life Base's record came first lost, the next record
+        # of the resolution was 106.1b and a right `result` of a draw too)
+        self._held: int | None = None
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -176,6 +181,8 @@ class Referee:
             # a resolution's effects are logged right after it: over (201.6); a pass without priority does nothing
             # (digest.8: it ended them, and the next effect of the resolution was 210.4 or 503.1)
             self.resolved = self.fizzled = None
+            if self._held is not None:
+                self.end_resolution()  # the resolution is over: 210.5 and 210.8 now, before this record (106.1b)
         repeat, self.last = self.last, (line, rec)
         self.draw_before, self.effect_draw = self.effect_draw, None
         self.repeat = repeat[0] if repeat is not None and repeat[1] == rec else None
@@ -214,7 +221,31 @@ class Referee:
         if answer is not None and m.stack and m.stack[-1].get("id") == line and m.prio == answer:
             m._passed(player=answer, line=line)  # (the pass without priority just before answers it: _stray_pass)
         self._flush()
-        self.settle()
+        if m.outcome is None and (kind == "effect" or self._held is not None):
+            # a step of a resolution (choice 9; a trigger may go on the stack during it, 207.4b, and a pass without
+            # priority does nothing): the rule effects are checked when it is over, not between its steps (106.1a)
+            if kind == "effect":
+                self._held = line
+        else:
+            self.settle()
+
+    def end_resolution(self) -> None:
+        """The resolution under way is over (choice 9: the next record that is neither an `effect` nor a `trigger`, or
+        the end of the log): 210.5 and 210.8 are checked now, once, at the line of its last `effect` record, so a
+        resolution whose effects took both Life Bases out of play is a draw (106.1a: "2 players/teams win/lose at the
+        same time"; ``settle``: ``simultaneous``), as Z/X holds a loss at 0 Life until its resolution ends (its
+        digest.13). digest.13: ``settle`` ran after every record, so the player whose Life Base's effect record came
+        first lost there, the next effect record of the same resolution was 106.1b "after the game has ended" and a
+        right `result` of a draw 106.1b too. (The X610Z simulator calls it after the effects it writes for a
+        resolution, where the import meets the next record.)"""
+        held, self._held = self._held, None
+        if held is None or self.m.outcome is not None:
+            return
+        here, self.line = self.line, held
+        try:
+            self.settle(how="effect")  # (the end says so: rules.gone_text)
+        finally:
+            self.line = here
 
     def _holders(self, rec: dict, kind: str, holder: str) -> bool:
         """Whether the announcement ``rec`` names what the priority ``holder`` has and its player does not: a summon he
@@ -259,7 +290,10 @@ class Referee:
 
     def finish(self) -> None:
         """End of the log: nothing is left pending (an unfinished match is stored as it stands; a setup logged before
-        the starting player's, no turn after it, is its own finding: ``_settle_first``)."""
+        the starting player's, no turn after it, is its own finding: ``_settle_first``; a log ending in a resolution: its
+        rule effects, ``end_resolution``)."""
+        if self._held is not None:
+            self.end_resolution()
         if self.swap is not None:
             self.line, self.by, self.rec = None, None, None
             self._settle_first(None)
@@ -287,8 +321,9 @@ class Referee:
             self.line, self.by = here
 
     # ------------------------------------------------------------------ derived rule effects
-    def settle(self) -> None:
-        """210.5 lethal damage, 210.8 / 106.3 a Life Base out of play loses the game.
+    def settle(self, how: str | None = None) -> None:
+        """210.5 lethal damage, 210.8 / 106.3 a Life Base out of play loses the game (``how``: the MatchEnded's of a draw
+        where a resolution's effects took both Life Bases out of play, ``end_resolution``).
 
         Nothing to do when it found nothing to do the last time and every event since is one whose
         method cannot give it anything to do (``_INERT``: none changes a summon's damage, stats,
@@ -319,7 +354,7 @@ class Referee:
                     break
         losers = [pl for pl in ("P1", "P2") if pl not in alive and pl not in self.unplaced]
         if len(losers) == 2:
-            m._ended(winner=None, reason="simultaneous", line=self.line)  # 106.1a
+            m._ended(winner=None, reason="simultaneous", line=self.line, **({"how": how} if how else {}))  # 106.1a
         elif losers:
             m._ended(winner=other(losers[0]), reason="life_base", line=self.line)  # 210.8
         elif d["_version"] == version:
@@ -1145,9 +1180,12 @@ class Referee:
         if kind in e["abil"]:
             self.fail(rule, f"the {kind} ability of {card.name} was already used this turn (once per turn)")
         elif kind == "activated" and e["act"]:
-            # (206.1e, an activated permanent is not used again, not also when the ability's own first use, which
-            # activates the summon, 402.10f, is what is repeated: the same fact, two findings)
-            self.fail("206.1e", f"{card.name} is activated: its activated ability needs it reactivated")
+            # 402.10f: "A summon with an activated ability ... can either be moved or its ability activated, since both
+            # require the activation of the summon": a summon activated (by its movement, or before) uses no activated
+            # ability until reactivated (digest.13: cited 206.1e, an activated permanent is not used again, which says
+            # it of every permanent; 402.10f words this case, as it does the ability used twice, above)
+            self.fail("402.10f", f"{card.name} is activated: it can either be moved or its activated ability "
+                                 f"activated, both activating it (it needs it reactivated)")
         entry: dict[str, Any] = {"id": self.line, "kind": "ability", "by": self.by, "card": e["code"],
                                  "uid": e["uid"], "ability": kind}
         if "target" in r:

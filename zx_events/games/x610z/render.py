@@ -6,11 +6,11 @@ Each dot is drawn as two characters: its id when empty, ``1L``/``2L`` for a play
 
 from __future__ import annotations
 
-from zx_events.freetext import cut_cells, result_text
+from zx_events.freetext import cut_cells
 from zx_events.seats import deck_listed_note
 
 from .board import Board
-from .rules import REASONS
+from .rules import outcome_text
 
 DECK_ELSEWHERE = "in his hand"  # where a deck list's codes not in the deck may be (a setup or a draw left out)
 WIDTH, HEIGHT = 61, 25
@@ -98,8 +98,14 @@ def _legend(view, labels: dict[str, str]) -> list[str]:
         state = ", ".join(x for x in ("activated" if v.activated else "", "deactivated" if v.deactivated else "") if x)
         out.append(f"  {label} on {dot}: {v.name or v.code} ({v.ctrl}) "
                    f"A{v.stats['attack']} D{v.stats['defense']} S{v.stats['speed']} R{v.stats['range']}"
-                   f"{f', {v.damage} damage' if v.damage else ''}{f', {state}' if state else ''}")
+                   f"{f', {v.damage} damage' if v.damage else ''}{f', {state}' if state else ''}"
+                   f"{_counters(v.counters)}")
     return out
+
+
+def _counters(counters) -> str:
+    """A summon's or permanent's counters (209.2), as the legend and the Permanents line say them: ", time 2"."""
+    return "".join(f", {k} {n}" for k, n in sorted(counters.items()))
 
 
 def _cards(view, codes) -> str:
@@ -129,13 +135,13 @@ def zones(view) -> list[str]:
             out.append("  Permanents: " + ", ".join(
                 f"{p.code} {p.name or ''} ({p.kind}{f' on {p.on}' if p.on else ''}"
                 f"{', activated' if p.activated else ''}"
-                f"{''.join(f', {k} {n}' for k, n in sorted(p.counters.items()))})".replace("  ", " ")
+                f"{_counters(p.counters)})".replace("  ", " ")
                 for p in perms))
     if view.stack:
         out.append("Stack (top last): " + "; ".join(_entry(view, s) for s in view.stack))
     if view.outcome:
         o = view.outcome
-        out.append(f"Result: {result_text(o.get('winner'), o.get('reason'), REASONS)}")
+        out.append(f"Result: {outcome_text(o.get('winner'), o.get('reason'), o.get('how'))}")
     return out
 
 
@@ -174,11 +180,12 @@ def card_rows(v, step: int) -> list[dict]:
 
     for dot, d in sorted(v.dots.items()):
         state = "deactivated" if d.deactivated else ("activated" if d.activated else "reactivated")
-        row(d.ctrl, "play", d.code, dot=dot, dmg=d.damage, state=state, detail="life base" if d.life else None,
+        row(d.ctrl, "play", d.code, dot=dot, dmg=d.damage, state=state,
+            detail=("life base" if d.life else "") + _counters(d.counters).removeprefix("" if d.life else ", ") or None,
             **dict(d.stats))
     for p in v.perms:
         row(p.ctrl, "play", p.code, state="activated" if p.activated else "reactivated",
-            detail=f"{p.kind}{f' on {p.on}' if p.on else ''}")
+            detail=f"{p.kind}{f' on {p.on}' if p.on else ''}{_counters(p.counters)}")
     for s in v.stack:
         row(s.get("by"), "cast", s.get("card"), detail=f"{s.get('kind')}{' (refused)' if s.get('void') else ''}")
     for pl, pv in sorted(v.players.items()):

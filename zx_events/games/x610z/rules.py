@@ -8,7 +8,7 @@ changes, and every violation is printed with it.
 from __future__ import annotations
 
 RULESET = "x610z-cr-1.1"  # the header's "rules" value
-RULES_VERSION = "x610z-cr-1.1+digest.12"
+RULES_VERSION = "x610z-cr-1.1+digest.13"
 # the end of the message of the 200.1a or 200.1b finding that a `cast` or `crystal` names a card of the deck list the hand
 # does not hold, played as written for a card of the hand the log does not name (``Referee._unnamed``, digest.10), as
 # Z/X's 301.1 (zx_events.games.zx.rules.PLAYED_AS_WRITTEN): stored in ViolationRecorded events, never reworded
@@ -26,6 +26,14 @@ PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not 
 # uncounted, ``match.hand_count``), its payment spent as logged (the cost is the card meant's); it was announced as
 # nothing, or skipped, and each later record of the summon or crystal was charged (202.2, 202.3, 203.3, 206.1e, 502.5).
 # Events stored before carry no ``unnamed``: they replay as stored.
+# .13 (2026-11-29; the referee's alone, stored events replay as stored): 210.5 and 210.8 are checked when a resolution
+# ends (choice 9: the next record that is neither an `effect` nor a `trigger`, or the end of the log), once, at the line
+# of its last `effect` record, not after each of its records: both Life Bases taken out of play by one resolution is a
+# draw (106.1a, `simultaneous`), as Z/X holds a loss at 0 Life until its resolution ends; a summon dealt lethal damage by
+# one of its records and healed by a later one stays (210.6: lethal damage is final once the action has resolved). The
+# player whose Life Base's record came first lost there, the next effect record was 106.1b and a right `result` of a
+# draw 106.1b too. An activated ability of a summon already activated (moved) is 402.10f ("it can either be moved or its
+# ability activated, since both require the activation of the summon"): it was cited 206.1e.
 # .12 (2026-11-29; the referee's alone, stored events replay as stored): a player who must draw for an effect and cannot
 # loses (106.3, not only in his Draw Phase): a `deck_out` result right after an effect draw of his that left his deck
 # empty is the log's word that the draw came short (the engine reads no card text), the loss (MatchEnded) applied at the
@@ -214,3 +222,26 @@ REASONS = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
            "life_base": "destroying the other Life Base (210.8)",
            "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
            "time": "the time limit (106.1a)", "simultaneous": "both losing at once (106.1a)"}
+# how both Life Bases left play where a resolution's effects took them (MatchEnded's ``how``, the outcome's, digest.13:
+# the loss checked when the resolution ended, ``Referee.end_resolution``), as Z/X's LAST_LIFE_BOTH: the draw says it
+# (``gone_text``) on every surface (the narration, zx replay's Result, the match page, web/board.js's table: tests/web/
+# test_x610z_counters_and_turn_start.py checks that they agree). A single Life Base an effect took out of play is said as
+# before ("destroying the other Life Base (210.8)"): its effect's lethal damage destroyed it.
+LIFE_BASES_GONE = {"effect": "one resolution's effects took both out of play"}
+
+
+def gone_text(winner: str | None, reason: str | None, how: str | None) -> str | None:
+    """The result's reason where ``how`` says how both Life Bases left play: "both Life Bases left play at once (one
+    resolution's effects took both out of play; 106.1a)" (a draw); None: the reason's ``REASONS`` words say it."""
+    if reason == "simultaneous" and how in LIFE_BASES_GONE and winner is None:
+        return f"both Life Bases left play at once ({LIFE_BASES_GONE[how]}; 106.1a)"
+    return None
+
+
+def outcome_text(winner: str | None, reason: str | None, how: str | None = None) -> str:
+    """A result as the boards say it: "a draw: both Life Bases left play at once (...)" where ``how`` says it
+    (``gone_text``), else ``freetext.result_text``'s "P1 won by destroying the other Life Base (210.8)"."""
+    from zx_events.freetext import result_text
+
+    gone = gone_text(winner, reason, how)
+    return f"{winner + ' won' if winner else 'a draw'}: {gone}" if gone else result_text(winner, reason, REASONS)

@@ -138,6 +138,7 @@ class _Play:
             self.apply({"do": "pass", "by": holder})
             if not self.over and (not m.stack or m.stack[-1] is not top) and top not in m.stack:
                 self.after(top)
+                self.ref.end_resolution()  # (its effects written: 210.5 and 210.8 now, as the next record would)
 
     def answer(self, pl: str) -> bool:
         """A reactive Bullseye on an enemy summon (a non permanent, 206.2a)."""

@@ -38,6 +38,9 @@ class DotView:
     deactivated: bool
     damage: int
     stats: Mapping[str, int]
+    # its counters (209.2: a Time Counter, ``time``; an Activation Counter, ``activation``), as a permanent's: public,
+    # physical markers on the card (QA round 38: a summon's were shown nowhere)
+    counters: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +196,8 @@ def build_view(m: Any, perspective: str = JUDGE, names: Mapping[str, str] | None
     for dot in sorted(m.dots):
         e = m.dots[dot]
         dots[dot] = DotView(dot, e["code"], names.get(e["code"]), e["owner"], e["ctrl"], e["life"], e["act"],
-                            e["deact"], e["dmg"], MappingProxyType({s: stat(e, s) for s in STATS}))
+                            e["deact"], e["dmg"], MappingProxyType({s: stat(e, s) for s in STATS}),
+                            MappingProxyType(dict(e.get("counters") or {})))
     perms = tuple(PermView(p["code"], names.get(p["code"]), p["kind"], p["owner"], p["ctrl"], p["act"],
                            _where(m, p.get("on")), MappingProxyType(dict(p["counters"]))) for p in m.perms)
     mask = None if viewer == JUDGE else (mask or GENERIC_MASK)

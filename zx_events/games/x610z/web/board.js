@@ -13,6 +13,14 @@
     deck_out: "the other player drawing from an empty Deck (106.3)", concede: "concession",
     time: "the time limit (106.1a)", simultaneous: "both losing at once (106.1a)" };
   function reasonText(r) { return Object.prototype.hasOwnProperty.call(REASONS, r) ? REASONS[r] : r; }
+  // how both Life Bases left play where one resolution's effects took them (the outcome's ``how``, digest.13: the
+  // game's rules.LIFE_BASES_GONE, checked by tests/web/test_x610z_counters_and_turn_start.py)
+  var LIFE_BASES_GONE = { effect: "one resolution's effects took both out of play" };
+  // rules.gone_text: "both Life Bases left play at once (...; 106.1a)"; "": the reason's words say it
+  function goneText(o) {
+    return o.reason === "simultaneous" && !o.winner && Object.prototype.hasOwnProperty.call(LIFE_BASES_GONE, o.how) ?
+      "both Life Bases left play at once (" + LIFE_BASES_GONE[o.how] + "; 106.1a)" : "";
+  }
   var KINDS = [["start", "Starting Dot"], ["end", "Ending Dot"], ["no_attack", "No Attack Dot"], ["quest", "Quest Dot"]];
   var KIND_FILL = { start: "#f5d0d0", end: "#d6ecd2", no_attack: "#f3b4b4", quest: "#fff1c2", normal: "#ffffff" };
   // a dot's kind is never told by its colour alone (WCAG 1.4.1: No Attack and a plain dot were 1.75:1 apart, Starting
@@ -34,12 +42,17 @@
     return out;
   }
 
-  // one pawn in words, as the terminal replay's legend: "1a on B2: Sky Vessel (P1) A1 D2 S3 R2, activated"
+  // a summon's or permanent's counters (209.2: public markers), as the terminal replay says them: ", time 2"
+  function countersText(c) {
+    return Object.keys(c || {}).sort().map(function (k) { return ", " + k + " " + c[k]; }).join("");
+  }
+
+  // one pawn in words, as the terminal replay's legend: "1a on B2: Sky Vessel (P1) A1 D2 S3 R2, activated, time 2"
   function pawnText(label, d, p) {
     var state = [p.activated ? "activated" : "", p.deactivated ? "deactivated" : ""].filter(Boolean).join(", ");
     return label + " on " + d + ": " + (p.name || p.code) + " (" + p.ctrl + ") A" + p.stats.attack + " D" +
       p.stats.defense + " S" + p.stats.speed + " R" + p.stats.range + (p.damage ? ", " + p.damage + " damage" : "") +
-      (state ? ", " + state : "");
+      (state ? ", " + state : "") + countersText(p.counters);
   }
 
   function svgBoard(s, esc, turned) {
@@ -143,7 +156,10 @@
           (out === 1 ? " was" : " were") + " discarded, unknown which (502.5)</small>" : "")
         : new Array(p.hand_count + 1).join(mini(null)));
       h += zone("play", "Crystals and Effects", perms.length, perms.map(function (x) {
-        return mini(x.code, x.activated ? ' <small class="flag">activated</small>' : "", x.activated ? "activated" : "");
+        var counters = countersText(x.counters).slice(2);  // (its counters, as the terminal's Permanents line)
+        return mini(x.code, (x.activated ? ' <small class="flag">activated</small>' : "") +
+          (counters ? ' <small class="counters" data-field="counters">' + esc(counters) + "</small>" : ""),
+          x.activated ? "activated" : "");
       }).join(""));
       h += zone("discard", "Discard Pile", (p.discard || []).length, (p.discard || []).map(function (c) { return mini(c); }).join(""));
       if ((p.removed || []).length) h += zone("removed", "Removed From Game", p.removed.length,
@@ -167,7 +183,8 @@
           (e.target ? " → " + (names[e.target] || e.target) : "") + (e.void ? " (refused: it fizzles)" : ""));
       }).join(" · ") + "</div>" : "") + panel(turned ? "P2" : "P1") +
       (s.outcome ? '<div class="outcome" data-field="outcome">Match over: ' + (w ? esc(w) + " won" : "a draw") +
-        (s.outcome.reason ? " by " + esc(reasonText(s.outcome.reason)) : "") + "</div>" : "") + "</div>";
+        (goneText(s.outcome) ? ": " + esc(goneText(s.outcome)) :
+          s.outcome.reason ? " by " + esc(reasonText(s.outcome.reason)) : "") + "</div>" : "") + "</div>";
   }
 
   function series(s) {
