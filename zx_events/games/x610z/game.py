@@ -9,7 +9,7 @@ from typing import Any, Iterator, Mapping
 from zx_events.games.base import Game
 from zx_events.games.schema import quoted
 
-from .rules import REASONS, RULES_VERSION, gone_text, title
+from .rules import REASONS, RULES_VERSION, SHORT_REASONS, gone_text, title
 
 BOARD_FIXTURE = "board"
 
@@ -40,6 +40,7 @@ class X610Z(Game):
     simulate_policies = ("greedy",)  # (sim.py: one simple greedy policy)
     public_names = frozenset({"Life Base"})  # (the card type's and the sample catalog's A1-001's name)
     reasons = REASONS
+    short_reasons = SHORT_REASONS
     # what a `turn` record writes after its TurnStarted (referee._turn_begun): 209.2f, a summon or permanent whose Time
     # Counter ran out in the Reactivation Phase, and 106.3, the match ended by the draw due from an empty deck
     turn_effects = frozenset({"Destroyed", "PermanentLeft", "MatchEnded"})

@@ -222,6 +222,9 @@ REASONS = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
            "life_base": "destroying the other Life Base (210.8)",
            "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
            "time": "the time limit (106.1a)", "simultaneous": "both losing at once (106.1a)"}
+# the same, short, as the match list says them after "won", "lost" or "draw" (Game.reason_label: whoever won or lost)
+SHORT_REASONS = {"ending_dot": "Ending Dot", "life_base": "Life Base destroyed", "deck_out": "deck out",
+                 "concede": "by concession", "time": "time limit", "simultaneous": "both lost at once"}
 # how both Life Bases left play where a resolution's effects took them (MatchEnded's ``how``, the outcome's, digest.13:
 # the loss checked when the resolution ended, ``Referee.end_resolution``), as Z/X's LAST_LIFE_BOTH: the draw says it
 # (``gone_text``) on every surface (the narration, zx replay's Result, the match page, web/board.js's table: tests/web/
