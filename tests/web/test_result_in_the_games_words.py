@@ -229,5 +229,7 @@ def test_each_games_short_reasons_are_words_for_every_reason():
             label = game.reason_label(reason)
             assert label and label != reason and "(" not in label, (key, reason, label)
     assert games.get("zx").reason_label("concede") == "by concession"
+    assert [games.get("x610z").reason_label(r) for r in ("ending_dot", "life_base", "deck_out")] == \
+        ["Ending Dot", "Life Base destroyed", "deck out"]  # (short, as a list's cell; its whole words were long)
     assert games.get("zx").reason_label("a log's own words") == "a log's own words"
 
