@@ -603,6 +603,7 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
     analytics = resolve_analytics_path(ctx, analytics_path)
     backend = _backend(ctx, analytics_path, deck_lists=deck_lists)  # "no store", "no analytics file" before "-o
     _given_catalogs_used(backend, catalog_files, catalogs)  # FILE exists: give --force" (nothing is written either way)
+    visitors = False  # (from _to_visitors on, an error's advice is a visitor's: told_again for the terminal)
     try:
         fresh = backend.freshness()  # the analytics file: there, of this version, built from this store, current
         if not fresh.ok:
@@ -612,10 +613,13 @@ def report_cmd(ctx: click.Context, out: str, force: bool, title: str, deck_lists
             (f"{analytics}.wal", f"the analytics file's write-ahead log {analytics}.wal"),
             *((f, f"the catalog {f}") for f in catalog_files)))
         _to_visitors(backend, ctx)
+        visitors = True
         text = render_dashboard(backend, filters.params(), min_games, live=False, title=title)
         game = shown_game(backend, filters.game)
     except WebError as e:
-        raise click.ClickException(e.message) from None
+        from zx_events.advice import told_again
+
+        raise click.ClickException(told_again(e.message, given_store_of(ctx)[0]) if visitors else e.message) from None
     finally:
         backend.close()
     data = text.encode("utf-8")

@@ -31,3 +31,16 @@ def with_given(text: str, store: str | None, analytics: str | None, env_analytic
                   lambda m: f"`{before}zx{given} analytics update{file}" if m.group(1) == "analytics update"
                   else f"`{before}zx{given} serve{file}" if m.group(1) == "serve"
                   else f"`{env or before}zx{given} import", text)
+
+
+def told_again(text: str, store: str | None) -> str:
+    """``text``, advice worded for a visitor (``with_given(..., visitors=True)``), for the terminal again: its
+    ``--store`` as typed (without the password), its connection parameters back, so that it runs as pasted (``zx
+    report``'s error met while it drew the page, whose advice is a visitor's: QA round 38)."""
+    import shlex
+
+    if not store:
+        return text
+    from zx_events.store import for_visitors, without_password
+
+    return text.replace(f" --store {shlex.quote(for_visitors(store))}", f" --store {shlex.quote(without_password(store))}")

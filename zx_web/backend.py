@@ -446,7 +446,7 @@ class Backend:
         self._con: Any = None
         self._con_lock = threading.Lock()
         self._projection: tuple[int, str] | None = None
-        self._damaged: str | None = None  # why the analytics file cannot be read, once a read found it damaged
+        self._damaged: Any = None  # why the analytics file cannot be read (a DamagedFile), once a read found it damaged
         self._derived: tuple[int, Any] | None = None  # (position, its zx_analytics.derived.Derived of self._con or None)
         self._derived_lock = threading.Lock()
         self._follower: Follower | None = None  # zx serve --follow's updates (follow)
@@ -963,7 +963,7 @@ class Backend:
                     else:
                         self._con = Interruptible(connect_reader(self.analytics_path))  # (close interrupts it)
                 except AnalyticsError as e:  # (no file: the update it advises, with the --store typed)
-                    raise WebError(503, self.advised(f"{e}")) from None
+                    raise WebError(503, self.advised(self._said(e))) from None
                 self._projection = None
                 self._derived = None  # they were the closed connection's
                 self.stats_cache.clear()
@@ -984,8 +984,25 @@ class Backend:
         except Exception as e:
             if not damaged(e):
                 raise
-            self._damaged = self._update_advice(str(DamagedFile(self.analytics_path, e)))
-            raise WebError(503, self._damaged) from None
+            self._damaged = DamagedFile(self.analytics_path, e)
+            raise WebError(503, self._damaged_text()) from None
+
+    def _damaged_text(self) -> str:
+        """The answer of a damaged analytics file (``reading``), worded when it is given: a visitor's advice names the
+        store by ``store.for_visitors`` and leaves DuckDB's words out, the terminal's (zx serve's start-up, zx report)
+        keeps both (it was worded once, at the first read: zx serve's start-up read gave every visitor the terminal's,
+        the store's connection parameters in it, QA round 38)."""
+        return self._update_advice(self._said(self._damaged))
+
+    def _said(self, e: Exception) -> str:
+        """``e`` (an ``AnalyticsError``) in words for this backend's reader: a visitor's without DuckDB's of a
+        ``DamagedFile`` (its cause: the terminal's and the operator's)."""
+        from zx_analytics.db import DamagedFile
+
+        text = str(e)
+        if self.visitors and isinstance(e, DamagedFile) and e.cause:
+            text = text.replace(f" ({e.cause})", "", 1)
+        return text
 
     def projection(self) -> tuple[int, str]:
         """(position, store identity) of the analytics file."""
@@ -993,7 +1010,7 @@ class Backend:
 
         con = self._connection()
         if self._damaged is not None:
-            raise WebError(503, self._damaged)
+            raise WebError(503, self._damaged_text())
         if self._projection is None:
             cur = con.cursor()
             try:
