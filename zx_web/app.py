@@ -141,8 +141,8 @@ def create_app(store: str | Backend | None = None, judge: bool = False, analytic
     app.add_middleware(Head)  # a HEAD is a GET to every layer below
     if hosts is not None:
         app.add_middleware(Hosts, names=hosts)  # nothing of the store before the Host is checked
-    app.add_middleware(NoSniff)  # every answer, JSON, errors and the Host refusal too, is read as the type it says
-    app.add_middleware(ClosedByServer)  # outermost: an answer to a request uvicorn already refused, dropped quietly
+    app.add_middleware(NoSniff)  # outermost: every answer, JSON, errors and the Host refusal too, is read as the
+    # type it says
     app.include_router(api.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     app.include_router(pages.router, dependencies=[Depends(known_query), Depends(store_reachable)])
     # the icon reads nothing of the store: served while the store's server is out of reach too
@@ -317,36 +317,6 @@ class Hosts:
                    f"that points here (DNS rebinding); behind a proxy or a name, start it with --allow-host NAME")
         response = JSON({"error": message, "status": 400}, status_code=400)
         await response(scope, receive, send)
-
-
-class ClosedByServer:
-    """An answer the HTTP server will not send: uvicorn's h11 protocol refuses a malformed request (a bad chunked
-    body: it answers 400 itself and closes) while the request is already in the application, whose answer it then
-    refuses with h11's ``LocalProtocolError``; the application's error handling tried a 500 after it, and the log got
-    two tracebacks a request (QA round 38). That answer is dropped here: one line in the log, no traceback."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        refused: list[BaseException] = []
-
-        async def sending(message: dict[str, Any]) -> None:
-            if refused:
-                return
-            try:
-                await send(message)
-            except Exception as e:
-                if not type(e).__module__.startswith("h11"):
-                    raise
-                refused.append(e)
-                log.warning("%s %s: not answered: the HTTP server refused the request and closed its connection (%s)",
-                            scope.get("method"), scope.get("path"), str(e)[:200])
-
-        await self.app(scope, receive, sending)
 
 
 class NoSniff:

@@ -49,6 +49,16 @@ class BoundedH11Protocol(H11Protocol):
         self._stop_head_timer()
         super().connection_lost(exc)
 
+    def send_400_response(self, msg: str) -> None:
+        """h11 refused what came (a malformed chunked body) while its request is in the application already: that
+        request's answer is not sent (the cycle is over: ``disconnected``), h11's 400 is. The application's answer
+        met h11's LocalProtocolError, and the log got two tracebacks a request (QA round 38), then, caught, uvicorn's
+        ERROR "ASGI callable returned without completing response": uvicorn's own warning line alone now."""
+        cycle = getattr(self, "cycle", None)
+        if cycle is not None and not cycle.response_complete:
+            cycle.disconnected = True
+        super().send_400_response(msg)
+
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():

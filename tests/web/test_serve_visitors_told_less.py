@@ -83,7 +83,8 @@ def test_an_analytics_file_of_another_store_does_not_tell_a_visitor_that_stores_
 
 def test_a_malformed_chunked_request_leaves_no_traceback_in_the_log(demo, tmp_path):
     """uvicorn's h11 refused the request (its own 400) while the application answered it; the answer it then
-    refused wrote two tracebacks to the log a request."""
+    refused wrote two tracebacks to the log a request (caught, uvicorn's ERROR line "ASGI callable returned without
+    completing response" was left): uvicorn's warning line alone now."""
     proc, base = start_serve(["--store", str(demo / "demo" / "events.sqlite"), "serve"], tmp_path, env())
     try:
         port = int(base.rsplit(":", 1)[1])
@@ -95,4 +96,4 @@ def test_a_malformed_chunked_request_leaves_no_traceback_in_the_log(demo, tmp_pa
         assert httpx.get(base + "/api/status", timeout=30).status_code == 200  # (serving on)
     finally:
         err = stopped(proc)
-    assert "Traceback" not in err and "POST /api/status: not answered: the HTTP server refused the request" in err, err
+    assert "Traceback" not in err and "ERROR" not in err and err.count("Invalid HTTP request received.") == 1, err
