@@ -545,8 +545,8 @@ def result_said(data: dict[str, Any]) -> str:
     if winner:
         name = _js_text((players.get(winner) or {}).get("name"))
         said = f"{winner} {name}".strip() + " won" + ((": " if how else " by ") + words if words else "")
-    elif reason:
-        said = f"a draw by {words}"
+    elif reason:  # (with how, as the match page: "a draw: both Life Bases left play at once (...)")
+        said = f"a draw{': ' if how else ' by '}{words}"
     else:
         said = "no result"
     turns, events = len(data.get("turns") or ()), int(data.get("last") or 0)

@@ -191,6 +191,9 @@ def test_106_1a_a_draw_by_one_resolution_says_so_on_every_surface(store, client,
     browser_at_turn(browser, store, DRAW, "P2", 3, tmp_path)
     browser.execute_script("zxViewer.go(zxViewer.data.last)")
     assert browser.find_element("css selector", "[data-field=outcome]").text == f"Match over: a draw: {DRAW_TEXT}"
+    page = client.get(f"/matches/{DRAW}/replay").text  # (its line where its scripts do not run: the same words)
+    said = html.unescape(page[page.index('id="no-script-result">') + 22:].split("</p>", 1)[0])
+    assert said.startswith(f"A draw: {DRAW_TEXT} · "), said
 
 
 def test_the_viewers_words_for_how_both_life_bases_left_play_are_the_rules():
