@@ -99,7 +99,7 @@ def test_the_python_api_warns_of_a_catalog_of_another_game_it_does_not_use(tmp_p
             assert len(caught) == 1 and caught[0].filename == __file__
             with pytest.warns(OtherGameCatalog, match=said) as caught:
                 assert svc.import_log(x6, catalog=catalog).status in ("imported", "unchanged")
-            assert len(caught) == 1
+            assert len(caught) == 1 and caught[0].filename == __file__
             with pytest.warns(OtherGameCatalog, match=said) as caught:
                 assert [o.status for o in svc.import_logs([x6], catalog=catalog)] == ["unchanged"]
             assert len(caught) == 1 and caught[0].filename == __file__
