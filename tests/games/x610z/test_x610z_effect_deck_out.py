@@ -74,13 +74,16 @@ def test_x610z_106_3_due_on_an_effect_draw_loses_when_its_resolution_ends():
     assert _ended(m) == [(len(later) + 1, "P2", "deck_out")]  # where the resolution's last effect record is
 
 
+_recs, _rest = _to_discount(1)
+BOTH_DRAW = _recs + [KILL_P2, r("effect", "P1", source="A1-031", op="draw", cards=_rest, due=2)]  # (QA round 38's D2)
+
+
 def test_x610z_106_1a_a_life_base_then_a_short_effect_draw_in_one_resolution_is_a_draw():
     """QA round 38 (D2): Discount's resolution deals 12 damage to P2's Iron Keep, then its draw comes short of P1's
     empty deck (``due`` 2, 1 card left). Both lost within one resolution (106.3: a Life Base leaves play; must draw
     and cannot): 106.1a, a draw. It was P2's win by deck_out at the draw, P2's Life Base left standing with 12 damage,
     and the log's result of a draw 106.1b."""
-    recs, rest = _to_discount(1)
-    recs = recs + [KILL_P2, r("effect", "P1", source="A1-031", op="draw", cards=rest, due=2)]
+    recs = BOTH_DRAW
     m = legal(recs + [DRAW])
     assert m.outcome == {"winner": None, "reason": "simultaneous"}  # (no ``how``: not both Life Bases)
     assert _ended(m) == [(len(recs) + 1, None, "simultaneous")]
@@ -90,6 +93,22 @@ def test_x610z_106_1a_a_life_base_then_a_short_effect_draw_in_one_resolution_is_
     refused(recs + [DECK_OUT], "106.1b", contains="result P2 (deck_out) disagrees with the engine: none (simultaneous)")
     m, ref = run(recs)  # the log ending in the resolution: the same draw
     assert ref.found == [] and m.outcome == {"winner": None, "reason": "simultaneous"}
+
+
+def test_x610z_106_1b_a_draw_result_after_a_life_base_and_a_draw_without_due_says_how_to_state_it():
+    """Without ``due`` the engine cannot know the draw came short (it reads no card text): P2's Life Base left play,
+    P1 won when the resolution ended, and a `result` of a draw (or P2's deck_out) disagrees, saying how the log
+    states a short draw with the resolution's other losses."""
+    recs, rest = _to_discount(1)
+    recs = recs + [KILL_P2, r("effect", "P1", source="A1-031", op="draw", cards=rest)]
+    hint = (f"(the effect draw at line {len(recs) + 1} left P1's deck empty: a draw that came short of it is stated by "
+            f"its `due`, the cards owed, and then loses with the resolution's other losses, 106.3)")
+    refused(recs + [DRAW], "106.1b", contains=f"result none (simultaneous) disagrees with the engine: P1 (life_base) {hint}")
+    refused(recs + [DECK_OUT], "106.1b", contains=f"result P2 (deck_out) disagrees with the engine: P1 (life_base) {hint}")
+    m = legal(recs + [r("result", "P1", winner="P1", reason="life_base")])  # (the log's word: the draw met its due)
+    assert m.outcome == {"winner": "P1", "reason": "life_base"}
+    err = refused(BOTH_DRAW + [r("result", "P1", winner="P1", reason="life_base")], "106.1b")
+    assert "effect draw" not in err.message  # (the draw's ``due`` said it: nothing to add)
 
 
 def test_x610z_106_1a_a_short_effect_draw_then_a_life_base_in_one_resolution_is_a_draw():
@@ -153,9 +172,7 @@ def store(tmp_path_factory) -> str:
     log = folder / "106.3-effect-draw-bad.x610zlog"
     log.write_text(text(discount(1, 1) + [DECK_OUT]))
     both = folder / "106.1a-life-base-and-deck-out.x610zlog"  # (QA round 38's D2: a draw)
-    recs, rest = _to_discount(1)
-    both.write_text(text(recs + [KILL_P2, r("effect", "P1", source="A1-031", op="draw", cards=rest, due=2), DRAW],
-                         header(match="lb-deckout")))
+    both.write_text(text(BOTH_DRAW + [DRAW], header(match="lb-deckout")))
     path = str(folder / "s.sqlite")
     res = CliRunner().invoke(zx, ["--store", path, "import", str(log), str(both)])
     assert res.exit_code == 0, res.output

@@ -897,10 +897,21 @@ class Referee:
             self.fail("106.1b", f"result {winner or 'none'} ({reason}) but the game has not ended")
         elif (winner, reason) != (m.outcome["winner"], m.outcome["reason"]):
             self.fail("106.1b", f"result {winner or 'none'} ({reason}) disagrees with the engine: "
-                                f"{m.outcome['winner'] or 'none'} ({m.outcome['reason']})")
+                                f"{m.outcome['winner'] or 'none'} ({m.outcome['reason']}){self._unstated_draw()}")
         if m.outcome is not None:  # (an early result ends nothing: the game's own result is still to come)
             self.result_line = self.line
         m._result(winner=winner, reason=reason, rec=self._carry(), line=self.line)
+
+    def _unstated_draw(self) -> str:
+        """The words a `result` disagreeing with the engine gets when the record before it is an effect draw without a
+        ``due`` that left the deck of the player the engine has as the winner empty: a loss of his the log may have
+        meant (106.3), which the engine could not count with the resolution's other losses (choice 20), else ""."""
+        m, before = self.m, self.draw_before
+        if before is None or before[2] is not None or m.outcome is None or m.outcome["winner"] != before[1] \
+                or deck_count(m.p[before[1]]) > 0:
+            return ""
+        return (f" (the effect draw at line {before[0]} left {before[1]}'s deck empty: a draw that came short of it is "
+                f"stated by its `due`, the cards owed, and then loses with the resolution's other losses, 106.3)")
 
     def _short_draw(self, loser: str) -> str | None:
         """Why a `deck_out` result naming ``loser`` as the loser, the game running, states no loss (None: it does).
