@@ -92,6 +92,11 @@ class Referee:
         # resolution is a draw (106.1a; digest.13: the player whose Life Base's record came first lost, the next record
         # of the resolution was 106.1b and a right `result` of a draw too)
         self._held: int | None = None
+        # the players whose effect draw came short of an empty deck in the resolution under way (106.3; an effect draw's
+        # ``due``, choice 20): lost, with the rest of 210.8 and 106.3, when it ends (``end_resolution``), so a Life Base
+        # and a deck-out in one resolution are a draw (106.1a; digest.13 ended the game at the draw, and the lethal
+        # damage held for the resolution's end was never counted: the other player won by deck_out)
+        self.decked: set[str] = set()
 
     # ------------------------------------------------------------------ violations
     def fail(self, rule: str, message: str, *, fatal: bool = False, player: str | None = None) -> None:
@@ -236,14 +241,19 @@ class Referee:
         same time"; ``settle``: ``simultaneous``), as Z/X holds a loss at 0 Life until its resolution ends (its
         digest.13). digest.13: ``settle`` ran after every record, so the player whose Life Base's effect record came
         first lost there, the next effect record of the same resolution was 106.1b "after the game has ended" and a
-        right `result` of a draw 106.1b too. (The X610Z simulator calls it after the effects it writes for a
-        resolution, where the import meets the next record.)"""
+        right `result` of a draw 106.1b too. A player whose effect draw came short of an empty deck (its ``due``,
+        choice 20: ``decked``) loses in the same check: 106.3 lists "must draw but is unable to draw a card" beside "a
+        Life Base leaves play", and says of neither that it is at once (602.2 says "immediately" of the win it means
+        so), so his loss and a Life Base's in one resolution are a draw too (106.1a); digest.13 ended the game at the
+        draw, before the Life Base's lethal damage was counted. (The X610Z simulator calls it after the effects it
+        writes for a resolution, where the import meets the next record.)"""
         held, self._held = self._held, None
+        decked, self.decked = self.decked, set()
         if held is None or self.m.outcome is not None:
             return
         here, self.line = self.line, held
         try:
-            self.settle(how="effect")  # (the end says so: rules.gone_text)
+            self.settle(how="effect", decked=decked)  # (the end says so: rules.gone_text)
         finally:
             self.line = here
 
@@ -321,9 +331,12 @@ class Referee:
             self.line, self.by = here
 
     # ------------------------------------------------------------------ derived rule effects
-    def settle(self, how: str | None = None) -> None:
+    def settle(self, how: str | None = None, decked: set[str] | frozenset[str] = frozenset()) -> None:
         """210.5 lethal damage, 210.8 / 106.3 a Life Base out of play loses the game (``how``: the MatchEnded's of a draw
-        where a resolution's effects took both Life Bases out of play, ``end_resolution``).
+        where a resolution's effects took both Life Bases out of play, ``end_resolution``); ``decked``: the players
+        whose effect draw came short of an empty deck in the resolution ending (106.3), losers too. Both players lost:
+        a draw (106.1a), its ``how`` only where both Life Bases left play; one: ``life_base`` where his Life Base left
+        play (a deck-out of his as well changes nothing: 106.3 lists the Life Base first), else ``deck_out``.
 
         Nothing to do when it found nothing to do the last time and every event since is one whose
         method cannot give it anything to do (``_INERT``: none changes a summon's damage, stats,
@@ -333,7 +346,7 @@ class Referee:
             return
         d = m.__dict__
         version = d["_version"]
-        if inert_since(m, self._settled, _INERT):
+        if not decked and inert_since(m, self._settled, _INERT):
             self._settled = version
             return
         dead = []  # (found first, then destroyed: a destruction changes no other summon's defense)
@@ -352,11 +365,14 @@ class Referee:
                 alive.add(e["ctrl"])
                 if "P1" in alive and "P2" in alive:
                     break
-        losers = [pl for pl in ("P1", "P2") if pl not in alive and pl not in self.unplaced]
+        gone = [pl for pl in ("P1", "P2") if pl not in alive and pl not in self.unplaced]
+        losers = [pl for pl in ("P1", "P2") if pl in gone or pl in decked]
         if len(losers) == 2:
+            how = how if how and len(gone) == 2 else None  # (a Life Base and a deck-out: "both losing at once")
             m._ended(winner=None, reason="simultaneous", line=self.line, **({"how": how} if how else {}))  # 106.1a
         elif losers:
-            m._ended(winner=other(losers[0]), reason="life_base", line=self.line)  # 210.8
+            reason = "life_base" if losers[0] in gone else "deck_out"  # 210.8, 106.3
+            m._ended(winner=other(losers[0]), reason=reason, line=self.line)
         elif d["_version"] == version:
             self._settled = version
 
@@ -881,10 +897,21 @@ class Referee:
             self.fail("106.1b", f"result {winner or 'none'} ({reason}) but the game has not ended")
         elif (winner, reason) != (m.outcome["winner"], m.outcome["reason"]):
             self.fail("106.1b", f"result {winner or 'none'} ({reason}) disagrees with the engine: "
-                                f"{m.outcome['winner'] or 'none'} ({m.outcome['reason']})")
+                                f"{m.outcome['winner'] or 'none'} ({m.outcome['reason']}){self._unstated_draw()}")
         if m.outcome is not None:  # (an early result ends nothing: the game's own result is still to come)
             self.result_line = self.line
         m._result(winner=winner, reason=reason, rec=self._carry(), line=self.line)
+
+    def _unstated_draw(self) -> str:
+        """The words a `result` disagreeing with the engine gets when the record before it is an effect draw without a
+        ``due`` that left the deck of the player the engine has as the winner empty: a loss of his the log may have
+        meant (106.3), which the engine could not count with the resolution's other losses (choice 20), else ""."""
+        m, before = self.m, self.draw_before
+        if before is None or before[2] is not None or m.outcome is None or m.outcome["winner"] != before[1] \
+                or deck_count(m.p[before[1]]) > 0:
+            return ""
+        return (f" (the effect draw at line {before[0]} left {before[1]}'s deck empty: a draw that came short of it is "
+                f"stated by its `due`, the cards owed, and then loses with the resolution's other losses, 106.3)")
 
     def _short_draw(self, loser: str) -> str | None:
         """Why a `deck_out` result naming ``loser`` as the loser, the game running, states no loss (None: it does).
@@ -1516,7 +1543,7 @@ class Referee:
         if op == "draw":
             self.effect_draw = (self.line, self.by, r.get("due"), len(r["cards"]))
             if short and deck_count(m.p[self.by]) <= 0:  # 106.3: he must draw a card his deck no longer holds
-                m._ended(winner=other(self.by), reason="deck_out", line=self.line)
+                self.decked.add(self.by)  # (lost when the resolution ends, with any Life Base it took: end_resolution)
         if op == "counter_action":
             self._spent(entry)  # 209.2c: countered, as resolved
         if op == "destroy":

@@ -32,7 +32,9 @@ PLAYED_AS_WRITTEN = "played as written, for a card of the hand the log does not 
 # draw (106.1a, `simultaneous`), as Z/X holds a loss at 0 Life until its resolution ends; a summon dealt lethal damage by
 # one of its records and healed by a later one stays (210.6: lethal damage is final once the action has resolved). The
 # player whose Life Base's record came first lost there, the next effect record was 106.1b and a right `result` of a
-# draw 106.1b too. An activated ability of a summon already activated (moved) is 402.10f ("it can either be moved or its
+# draw 106.1b too. An effect draw short of its ``due`` from an empty deck (106.3) loses in the same check (it ended the
+# game at the draw, so a Life Base the resolution took out of play was never counted: a draw became a deck-out win).
+# An activated ability of a summon already activated (moved) is 402.10f ("it can either be moved or its
 # ability activated, since both require the activation of the summon"): it was cited 206.1e.
 # .12 (2026-11-29; the referee's alone, stored events replay as stored): a player who must draw for an effect and cannot
 # loses (106.3, not only in his Draw Phase): a `deck_out` result right after an effect draw of his that left his deck
