@@ -689,8 +689,8 @@ class Backend:
         lost = lost or (psycopg is not None and isinstance(e, (psycopg.OperationalError, psycopg.InterfaceError)))
         lost = lost or isinstance(e, sqlite3.OperationalError)
         if store.kind == "postgres" and lost:
-            said = (f"is its PostgreSQL server down or out of reach? This server keeps running and reads the store "
-                    f"again once it answers")
+            said = ("is its PostgreSQL server down or out of reach? This server keeps running and reads the store "
+                    "again once it answers")
             error = StoreFailed(503, f"the store {store.label} cannot be reached: {said}",
                                 logged=f"the store {store.label} cannot be reached ({detail}): {said}")
             self._lost = (time.monotonic(), error)
