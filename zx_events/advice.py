@@ -43,4 +43,5 @@ def told_again(text: str, store: str | None) -> str:
         return text
     from zx_events.store import for_visitors, without_password
 
-    return text.replace(f" --store {shlex.quote(for_visitors(store))}", f" --store {shlex.quote(without_password(store))}")
+    shown, typed = shlex.quote(for_visitors(store)), shlex.quote(without_password(store))
+    return text.replace(f" --store {shown}", f" --store {typed}")

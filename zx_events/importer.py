@@ -81,8 +81,8 @@ def warn_other_game(log: MatchLog, catalog: Any, stacklevel: int = 3) -> bool:
         name = getattr(catalog, "name", None) or "given"
         # (no match named: Python shows a warning once a place, not once each of a thousand matches)
         article = "an" if short(other)[:1] in "AEFHILMNORSX" else "a"  # (an X610Z: said "ex")
-        warnings.warn(f"the catalog {name} is {article} {short(other)} catalog, not used for {short(game.key)} matches: each "
-                      f"is checked against the one its header names; give a catalog of {short(game.key)} "
+        warnings.warn(f"the catalog {name} is {article} {short(other)} catalog, not used for {short(game.key)} "
+                      f"matches: each is checked against the one its header names; give a catalog of {short(game.key)} "
                       f"(or {{game key: catalog}}: zx_events.games.load_references)", OtherGameCatalog,
                       stacklevel=stacklevel)
     return True

@@ -290,8 +290,8 @@ class Follower:
                    update_options={"workers": 0, "stop": self.stop})
         except BaseException as e:  # noqa: BLE001 - said, and answered by the statistics (freshness)
             self.error = b.advised(first_line(e))
-            self.say(f"follow: stopped following the store: {b.told(first_line(e))}; the statistics answer 503 until the "
-                     f"server is started again")
+            self.say(f"follow: stopped following the store: {b.told(first_line(e))}; the statistics answer 503 "
+                     f"until the server is started again")
 
     def stop_and_wait(self, wait: float) -> None:
         self.stop.set()

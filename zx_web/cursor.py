@@ -133,8 +133,8 @@ class Cursor:
             # where each turn begins: after its TurnStarted and the rule effects its `turn` record wrote after it (X610Z's
             # 209.2f), their lines decoded only there
             after = games.for_topic(rows[0][1]).turn_effects if rows else frozenset()
-            self.turns = replay.turn_begins(entries, after,
-                                            lambda i: getattr(self.decoded(entries[i][0], entries[i][0])[0], "line", None))
+            self.turns = replay.turn_begins(
+                entries, after, lambda i: getattr(self.decoded(entries[i][0], entries[i][0])[0], "line", None))
         if not 1 <= turn <= len(self.turns):
             n = len(self.turns)
             raise replay.OutOfRange(f"match {self.match_id} has {n} turn{'' if n == 1 else 's'}: turn must be 1..{n}")

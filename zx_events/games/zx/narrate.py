@@ -408,7 +408,8 @@ def _result_recorded(f: F, w: Words, before: Any = None) -> str:
     outcome = getattr(before, "outcome", None)
     if isinstance(outcome, Mapping) and outcome.get("how") in LAST_LIFE and f.get("reason") in ("life", None) \
             and outcome.get("reason") == "life" and f.get("winner") == outcome.get("winner"):
-        return "The log records the result: " + _ended({**f, "how": outcome["how"], "reason": "life"}, w).removeprefix("The match ends: ")
+        ended = _ended({**f, "how": outcome["how"], "reason": "life"}, w)
+        return "The log records the result: " + ended.removeprefix("The match ends: ")
     return COMMON["ResultRecorded"][1](f, w)
 
 
