@@ -612,12 +612,12 @@ def test_a_sample_clause_is_no_crash_of_the_table_count(two_games):
 
 
 @pytest.mark.parametrize("query", ["UPDATE EXTENSIONS", "UPDATE EXTENSIONS (json)", "VACUUM", "ANALYZE"])
-def test_a_statement_zx_cannot_name_or_check_is_refused_in_the_sandboxs_words(store, query):
+def test_a_statement_zx_cannot_name_or_check_is_refused_in_the_sandboxs_words(two_games, query):
     """QA round 38: ``UPDATE EXTENSIONS`` was "internal error: ValueError: 29 is not a valid StatementType" (a
     statement kind Python's DuckDB cannot name); it, and any kind zx does not run, is refused."""
-    out = refused(store, query)
+    out = refused(two_games, query)
     assert "refused: zx sql is read-only and sandboxed" in out and "internal error" not in out, out
-    with Stats(store.with_suffix(".duckdb")) as st, pytest.raises(QueryRefused, match="read-only and sandboxed"):
+    with Stats(two_games.with_suffix(".duckdb")) as st, pytest.raises(QueryRefused, match="read-only and sandboxed"):
         st.sql(query)
 
 
@@ -628,24 +628,24 @@ def test_a_statement_zx_cannot_name_or_check_is_refused_in_the_sandboxs_words(st
     ("SELECT CAST('configuration has been locked' AS INT)", "Could not convert string"),
     ("SELECT error('the external access of my deck is disabled by configuration')", "the external access of my deck"),
 ])
-def test_words_of_the_sandbox_in_a_query_or_its_data_are_no_refusal(store, query, duckdb_says):
+def test_words_of_the_sandbox_in_a_query_or_its_data_are_no_refusal(two_games, query, duckdb_says):
     """QA round 38: a message holding "secret", "read-only", "configuration has been locked" or "external access"
     anywhere (a table named secret_decks, a value cast) was "refused: ... secrets are disabled", without DuckDB's
     "Did you mean" line, and QueryRefused in Python. A refusal is known by DuckDB's exception class and its own
     whole wording: these are SQL errors (QueryError), DuckDB's words kept."""
     from zx_analytics.stats import QueryError
 
-    r = sql(store, query)
+    r = sql(two_games, query)
     assert r.exit_code == 1 and "SQL error:" in r.output and "refused" not in r.output, r.output
     assert duckdb_says in r.output
-    with Stats(store.with_suffix(".duckdb")) as st, pytest.raises(QueryError, match=re.escape(duckdb_says)):
+    with Stats(two_games.with_suffix(".duckdb")) as st, pytest.raises(QueryError, match=re.escape(duckdb_says)):
         st.sql(query)
 
 
-def test_an_arrow_lambda_is_told_the_lambda_syntax_not_a_setting_zx_refuses(store):
+def test_an_arrow_lambda_is_told_the_lambda_syntax_not_a_setting_zx_refuses(two_games):
     """DuckDB 2 rejects ``x -> x + 1`` advising ``SET lambda_syntax=...``, which zx sql refuses (locked settings):
     the error says to write ``lambda x: x + 1``, which runs."""
-    r = sql(store, "SELECT list_transform([1, 2], x -> x + 1) AS l")
+    r = sql(two_games, "SELECT list_transform([1, 2], x -> x + 1) AS l")
     assert r.exit_code == 1 and "lambda x: x + 1" in r.output and "SET lambda_syntax" not in r.output, r.output
-    r = sql(store, "SELECT list_transform([1, 2], lambda x: x + 1) AS l", "--format", "csv")
+    r = sql(two_games, "SELECT list_transform([1, 2], lambda x: x + 1) AS l", "--format", "csv")
     assert r.exit_code == 0 and r.output.splitlines()[1] == '"[2, 3]"', r.output
