@@ -421,10 +421,7 @@ def _serialised(con: duckdb.DuckDBPyConnection, text: str, kind: str) -> dict[st
 def _tokens(text: str) -> list[tuple[bytes, Any]]:
     """Each token of ``text`` but comments: (its bytes, its kind)."""
     data = text.encode("utf-8")
-    try:
-        tokens = duckdb.tokenize(text)
-    except (duckdb.Error, RuntimeError):
-        return []
+    tokens = sql_tokens(text) or []
     ends = [p for p, _ in tokens[1:]] + [len(data)]
     return [(data[p:end].strip(), k) for (p, k), end in zip(tokens, ends) if k != duckdb.token_type.comment]
 
@@ -442,7 +439,7 @@ def _keywords(text: str) -> list[str]:
 def _after_word(text: str, word: str) -> int:
     """The character just after the first keyword ``word`` of ``text``."""
     data = text.encode("utf-8")
-    for position, k in duckdb.tokenize(text):
+    for position, k in sql_tokens(text) or []:
         if k == duckdb.token_type.keyword and _WORD.match(data, position).group().decode().upper() == word:
             return len(data[:position + len(word)].decode("utf-8"))
     return len(text)
@@ -451,7 +448,7 @@ def _after_word(text: str, word: str) -> int:
 def _set_value(text: str) -> str | None:
     """The value of ``SET VARIABLE name = value`` (or ``TO value``), as text; None where there is none."""
     data = text.encode("utf-8")
-    for position, k in duckdb.tokenize(text):
+    for position, k in sql_tokens(text) or []:
         token = _WORD.match(data, position).group().decode().upper()
         if (k == duckdb.token_type.operator and data[position:position + 1] == b"=") or \
                 (k == duckdb.token_type.keyword and token == "TO"):
