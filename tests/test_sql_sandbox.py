@@ -461,9 +461,8 @@ def two_games(tmp_path_factory) -> Path:
     return store
 
 
-# each read every game's rows under a game chosen (QA round 27, D5): the file's database named, or a table named in
-# text (query, query_table, pragma_storage_info), or a statement DuckDB's parse does not show (SET VARIABLE, PIVOT
-# without IN, CALL, PRAGMA)
+# each read every game's rows under a game chosen (QA round 27, D5): the file's database named, in a query or in the
+# value of a SET VARIABLE (its query part, checked as a SELECT)
 OTHER_GAMES = ("SELECT count(*) AS n FROM s.seats", "SELECT count(*) AS n FROM s.main.seats",
                'SELECT count(*) AS n FROM "S"."MAIN".seats', "FROM s.seats SELECT DISTINCT game",
                "SELECT (SELECT count(*) FROM s.seats) AS n",
@@ -473,11 +472,8 @@ OTHER_GAMES = ("SELECT count(*) AS n FROM s.seats", "SELECT count(*) AS n FROM s
                "SELECT 1 AS n UNION ALL SELECT count(*) FROM s.seats", "SUMMARIZE s.seats",
                "EXPLAIN ANALYZE SELECT * FROM s.seats", "/* why */ explain SELECT * FROM s.main.seats",
                "SELECT * FROM s.filtered_seats(NULL, NULL, NULL, NULL, NULL)",
-               "SELECT count(*) AS n FROM query_table('s.seats')",
-               "SELECT count(*) AS n FROM query('SELECT * FROM s.seats')",
-               "SELECT * FROM pragma_storage_info('s.seats')",
                "SET VARIABLE n = (SELECT count(*) FROM s.seats); SELECT getvariable('n') AS n",
-               "PIVOT s.seats ON game USING count(*)", "CALL query_table('s.seats')", "PRAGMA storage_info('s.seats')")
+               "CALL range((SELECT count(*) FROM s.seats))")
 
 
 @pytest.mark.parametrize("query", OTHER_GAMES)
@@ -493,8 +489,7 @@ def test_a_game_chosen_cannot_be_left_by_naming_the_files_database(two_games, qu
         for call in (st.sql, st.sql_rows, lambda q, **k: st.sql_each(q, lambda c, b: None, **k)):
             with pytest.raises(QueryRefused, match="refused: with a game chosen"):
                 call(query, game="zx")
-        if not query.startswith(("CALL", "PRAGMA")):
-            st.sql_rows(query)  # without a game: as it ran before
+        st.sql_rows(query)  # without a game: as it ran before
     r = sql(two_games, query, "--format", "csv")
     assert r.exit_code == 0, r.output
 
@@ -521,3 +516,136 @@ def test_a_game_chosen_still_reads_its_own_rows_by_any_name_that_reaches_only_th
     r = sql(two_games, "SELECT count(*) AS seats, count(DISTINCT game) AS games FROM seats", "--game", "x610z",
             "--format", "csv")
     assert r.exit_code == 0 and r.stdout.splitlines() == ["seats,games", "6,1"], r.output
+
+
+# QA round 38: each ran, with a game chosen, over every game's rows (the first three), or ran SQL given as text that no
+# check of zx saw (the UNION, NOT MATERIALIZED and join refusals bypassed), or reads a table named in text
+AS_TEXT = ("SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT game, count(*) AS n FROM ' || "
+           "'s.seats GROUP BY ALL'))",
+           "SELECT game, count(*) AS n FROM read_duckdb('{duck}', table_name := 'seats') GROUP BY ALL",
+           "SELECT bin, count FROM histogram_values(s.main.matches, game)",
+           "SELECT bin, count FROM histogram(seats, game)",
+           "SELECT count(*) AS n FROM query_table('s.seats')",
+           "SELECT count(*) AS n FROM query('SELECT * FROM s.seats')",
+           'SELECT count(*) AS n FROM "QUERY"(\'SELECT 1\')',
+           "SELECT * FROM pragma_storage_info('s.seats')",
+           "SELECT game, count(*) AS n FROM duckdb_table_sample('s.seats') GROUP BY ALL",
+           "CALL query_table('s.seats')",
+           "PRAGMA json_execute_serialized_sql(json_serialize_sql('SELECT 42'))",
+           "PRAGMA storage_info('s.seats')")
+
+
+@pytest.mark.parametrize("query", AS_TEXT)
+def test_sql_given_as_text_or_a_table_named_in_text_is_refused_game_or_not(two_games, query):
+    """User SQL may call the table functions of an allow-list only (docs/security.md §1): what runs SQL given as
+    text, reads a table named in text, or reads the analytics file again (read_duckdb) is refused before it runs,
+    with a game chosen (it read every game's rows: QA round 38) or not (no refusal checked the SQL it ran), and the
+    refusal names the functions user SQL may call."""
+    query = query.format(duck=two_games.with_suffix(".duckdb"))
+    for options in (("--game", "x610z"), ()):
+        out = refused(two_games, query, *options)
+        assert "refused: zx sql is read-only and sandboxed" in out and "Traceback" not in out, out
+        assert "is not run" in out or "a PRAGMA runs only to read the catalog" in out, out
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        for game in ("x610z", None):
+            with pytest.raises(QueryRefused, match="range, unnest|table_info, version") as got:
+                st.sql(query, game=game)
+            assert "refused: with a game chosen" not in str(got.value)
+
+
+def test_the_table_functions_on_the_allow_list_still_run_inside_the_game(two_games):
+    """What an analyst needs runs, a game chosen or not: numbers (range, generate_series), a list's values (unnest),
+    a JSON value's parts (json_each), the catalog (duckdb_tables, duckdb_columns, pragma_table_info, PRAGMA
+    table_info), zx's filtered_seats macro (the game's seats), and CALL of an allowed table function."""
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        for game, seats in (("x610z", 6), (None, 16)):
+            rows = lambda q: st.sql_rows(q, game=game)[1]  # noqa: E731
+            assert rows("SELECT count(*) FROM range(3) a, generate_series(1, 2) b, unnest([1, 2]) c") == [(12,)]
+            assert rows("SELECT key FROM json_each('{\"a\": 1}')") == [("a",)]
+            assert rows("SELECT count(*) > 0 FROM duckdb_tables() WHERE table_name = 'seats'") == [(True,)]
+            assert rows("SELECT count(*) > 0 FROM pragma_table_info('seats')") == [(True,)]
+            assert rows("SELECT count(*) FROM filtered_seats(NULL, NULL, NULL, NULL, NULL)") == [(seats,)]
+            assert rows("CALL range(2)") == [(0,), (1,)]
+            if game is None:  # (a PRAGMA, as every statement without a query part, is refused under a game)
+                assert ("match_id",) in [r[1:2] for r in rows("PRAGMA table_info('seats')")]
+
+
+def test_planning_bombs_hidden_in_sql_as_text_or_a_set_variable_are_refused_before_they_run(two_games):
+    """QA round 38: a NOT MATERIALIZED CTE chain given to query() ran 36.5 s and 4.2 GB past Stats.sql(timeout=1);
+    3,000 UNIONs through json_execute_serialized_sql and 100 tables joined in a SET VARIABLE's value ran to their
+    limit. The SQL in text is refused as such; a SET VARIABLE's value, a CALL's arguments and an EXPLAIN's statement
+    are checked as the SELECT they are (refused before they run: QueryRefused, not QueryTimeout)."""
+    n = 22
+    chain = "WITH c0 AS NOT MATERIALIZED (SELECT 1 AS x), " + ", ".join(
+        f"c{i} AS NOT MATERIALIZED (SELECT a.x FROM c{i - 1} a, c{i - 1} b LIMIT 1)" for i in range(1, n)) + \
+        f" SELECT * FROM c{n - 1}"
+    join = "SELECT count(*) FROM " + ", ".join(f"seats s{i}" for i in range(100)) + " WHERE " + " AND ".join(
+        f"s{i}.match_no = s{i - 1}.match_no" for i in range(1, 100))
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        for query, words in (
+                ("SELECT * FROM query('" + chain.replace("'", "''") + "')", "query() is not run"),
+                ("SELECT count(*) FROM json_execute_serialized_sql(json_serialize_sql(repeat('SELECT 1 UNION ALL ', "
+                 "3000) || 'SELECT 1'))", "json_execute_serialized_sql() is not run"),
+                (f"SET VARIABLE v = ({join})", "one part of the query joins 100 tables"),
+                (f"SET VARIABLE v TO ({join}); SELECT getvariable('v')", "one part of the query joins 100 tables"),
+                (f"CALL range(({join}))", "one part of the query joins 101 tables"),
+                (f"EXPLAIN ANALYZE SET VARIABLE v = ({join})", "one part of the query joins 100 tables"),
+                (f"PIVOT ({join}) ON count_star", "a PIVOT that finds its columns first")):
+            with pytest.raises(QueryRefused, match=re.escape(words)):
+                st.sql(query, timeout=1)
+        assert st.sql_rows("SET VARIABLE v = (SELECT count(*) FROM seats); SELECT getvariable('v') AS n")[1] == [(16,)]
+    assert "one part of the query joins 100 tables" in refused(two_games, f"SET VARIABLE v = ({join})")
+
+
+def test_a_sample_clause_is_no_crash_of_the_table_count(two_games):
+    """QA round 38: ``USING SAMPLE 10%`` and ``TABLESAMPLE reservoir(5 ROWS)`` were "internal error: TypeError:
+    unhashable type: 'dict'" (the parse's sample size holds a dict under "type"): they run, inside a game too."""
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        assert st.sql_rows("SELECT count(*) FROM seats TABLESAMPLE reservoir(5 ROWS)")[1] == [(5,)]
+        assert st.sql_rows("SELECT count(*), count(DISTINCT game) FROM seats TABLESAMPLE reservoir(5 ROWS)",
+                           game="x610z")[1] == [(5, 1)]
+        assert st.sql_rows("SELECT count(*) <= 16 FROM seats USING SAMPLE 10%", game="zx")[1] == [(True,)]
+    for options in ((), ("--game", "x610z")):
+        r = sql(two_games, "SELECT count(*) AS n FROM seats USING SAMPLE 10% (bernoulli, 42)", *options, "--format",
+                "csv")
+        assert r.exit_code == 0 and r.output.splitlines()[0] == "n", r.output
+
+
+@pytest.mark.parametrize("query", ["UPDATE EXTENSIONS", "UPDATE EXTENSIONS (json)", "VACUUM", "ANALYZE"])
+def test_a_statement_zx_cannot_name_or_check_is_refused_in_the_sandboxs_words(two_games, query):
+    """QA round 38: ``UPDATE EXTENSIONS`` was "internal error: ValueError: 29 is not a valid StatementType" (a
+    statement kind Python's DuckDB cannot name); it, and any kind zx does not run, is refused."""
+    out = refused(two_games, query)
+    assert "refused: zx sql is read-only and sandboxed" in out and "internal error" not in out, out
+    with Stats(two_games.with_suffix(".duckdb")) as st, pytest.raises(QueryRefused, match="read-only and sandboxed"):
+        st.sql(query)
+
+
+@pytest.mark.parametrize("query, duckdb_says", [
+    ("SELECT * FROM secret_decks", 'Did you mean "'),
+    ("SELECT * FROM read_only_results", "Table with name read_only_results does not exist"),
+    ("SELECT CAST('read-only' AS DATE)", "invalid date field format"),
+    ("SELECT CAST('configuration has been locked' AS INT)", "Could not convert string"),
+    ("SELECT error('the external access of my deck is disabled by configuration')", "the external access of my deck"),
+])
+def test_words_of_the_sandbox_in_a_query_or_its_data_are_no_refusal(two_games, query, duckdb_says):
+    """QA round 38: a message holding "secret", "read-only", "configuration has been locked" or "external access"
+    anywhere (a table named secret_decks, a value cast) was "refused: ... secrets are disabled", without DuckDB's
+    "Did you mean" line, and QueryRefused in Python. A refusal is known by DuckDB's exception class and its own
+    whole wording: these are SQL errors (QueryError), DuckDB's words kept."""
+    from zx_analytics.stats import QueryError
+
+    r = sql(two_games, query)
+    assert r.exit_code == 1 and "SQL error:" in r.output and "refused" not in r.output, r.output
+    assert duckdb_says in r.output
+    with Stats(two_games.with_suffix(".duckdb")) as st, pytest.raises(QueryError, match=re.escape(duckdb_says)):
+        st.sql(query)
+
+
+def test_an_arrow_lambda_is_told_the_lambda_syntax_not_a_setting_zx_refuses(two_games):
+    """DuckDB 2 rejects ``x -> x + 1`` advising ``SET lambda_syntax=...``, which zx sql refuses (locked settings):
+    the error says to write ``lambda x: x + 1``, which runs."""
+    r = sql(two_games, "SELECT list_transform([1, 2], x -> x + 1) AS l")
+    assert r.exit_code == 1 and "lambda x: x + 1" in r.output and "SET lambda_syntax" not in r.output, r.output
+    r = sql(two_games, "SELECT list_transform([1, 2], lambda x: x + 1) AS l", "--format", "csv")
+    assert r.exit_code == 0 and r.output.splitlines()[1] == '"[2, 3]"', r.output

@@ -546,19 +546,36 @@ def connect_reader(path: Path, *, wait: float = READER_WAIT) -> duckdb.DuckDBPyC
     return con
 
 
+# DuckDB's own words for what the sandbox refuses, whole (each error's first line), by the exception's class: words a
+# query or its data can hold ("secret_decks", "read-only", an error('...') of its own) are no refusal (QA round 38:
+# SELECT * FROM secret_decks, a Catalog Error, was "refused: ... secrets are disabled", its "Did you mean" lost)
+_FILES = "reading or writing files, attaching databases and installing or loading extensions are disabled"
+_REFUSALS: tuple[tuple[type, re.Pattern[str], str], ...] = (
+    (duckdb.InvalidInputException,
+     re.compile(r'Invalid Input Error: Cannot change configuration option ".*" - the configuration has been locked'),
+     "settings cannot be changed (SET, RESET, PRAGMA)"),
+    (duckdb.InvalidInputException,
+     re.compile(r'Invalid Input Error: Cannot execute statement of type "\w+" on database ".*" which is attached in '
+                r'read-only mode!'),
+     "the analytics file is opened read-only"),
+    (duckdb.CatalogException, re.compile(r"Catalog Error: Cannot launch in-memory database in read-only mode!"),
+     "the analytics file is opened read-only"),
+    (duckdb.InvalidInputException,
+     re.compile(r"Invalid Input Error: Secret type '.*' does not exist, but it exists in the \w+ extension\."),
+     "secrets are disabled (they need extensions, which cannot be installed or loaded)"),
+)
+
+
 def refusal(e: duckdb.Error) -> str | None:
-    """What the sandbox refused, in words, when ``e`` is a refusal (else None)."""
+    """What the sandbox refused, in words, when ``e`` is a refusal (else None): every ``PermissionException``
+    (DuckDB's "file system operations are disabled by configuration", "Loading external extensions is disabled"),
+    and the errors of ``_REFUSALS``, known by their class and DuckDB's whole first line."""
     text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    low = text.lower()
-    if isinstance(e, duckdb.PermissionException) or "disabled by configuration" in low \
-            or "external access" in low:
-        what = "reading or writing files, attaching databases and installing or loading extensions are disabled"
-    elif "configuration has been locked" in low:
-        what = "settings cannot be changed (SET, RESET, PRAGMA)"
-    elif "read-only" in low or "read_only" in low:
-        what = "the analytics file is opened read-only"
-    elif "secret" in low:
-        what = "secrets are disabled (they need extensions, which cannot be installed or loaded)"
+    if isinstance(e, duckdb.PermissionException):
+        what = _FILES
     else:
-        return None
+        what = next((words for kind, wording, words in _REFUSALS
+                     if isinstance(e, kind) and wording.fullmatch(text.strip())), None)
+        if what is None:
+            return None
     return f"refused: zx sql is read-only and sandboxed: {what} ({text})"

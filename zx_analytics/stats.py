@@ -320,7 +320,8 @@ def joined_tables(node: Any) -> int:
                     else:
                         walk(value, part)
                 return
-            if obj.get("type") in _RELATIONS:
+            if isinstance(obj.get("type"), str) and obj["type"] in _RELATIONS:  # (a sample's size holds a
+                # dict under "type": TypeError, unhashable, in USING SAMPLE 10%)
                 part[0] += 1
             for value in obj.values():
                 walk(value, part)
@@ -334,31 +335,217 @@ def joined_tables(node: Any) -> int:
 
 
 def parsed(con: duckdb.DuckDBPyConnection, statement: Any) -> dict[str, Any] | None:
-    """DuckDB's parse of one statement of user SQL (``json_serialize_sql``; for an EXPLAIN, of the statement it
-    explains), run on ``con`` (nothing of it is run), or None where it has none: DuckDB serialises SELECT
-    statements only (SUMMARIZE, DESCRIBE and SHOW are SELECTs), not SET, CALL, PRAGMA, nor a PIVOT statement that
-    must find its columns first (MULTI)."""
+    """DuckDB's parse of the query part of one statement of user SQL (``json_serialize_sql``, run on ``con``: nothing
+    of it is run), or None for a statement that has none (``checked``). DuckDB serialises SELECT statements only
+    (SUMMARIZE, DESCRIBE and SHOW are SELECTs); the query part of the others is made one: of an EXPLAIN, the statement
+    it explains; of a CALL, ``SELECT * FROM`` its table function; of a ``SET VARIABLE``, ``SELECT`` its value (which
+    may hold subqueries, a plain SET's may not: DuckDB's binder). ``QueryRefused`` for a statement of another kind,
+    or whose query part DuckDB cannot parse (a PIVOT that finds its columns first), or that zx cannot name."""
+    kind = statement_kind(statement)
     text = statement.query
-    if statement.type.name == "EXPLAIN":
+    if kind in CHANGES:
+        raise QueryRefused(f"{_SANDBOX}statements that make or change anything are not run, temporary ones neither "
+                           f"(they would change what later queries read) ({kind})")
+    words = _keywords(text)
+    if kind == "SELECT":
+        return _serialised(con, text, kind)
+    if kind == "EXPLAIN":
         m = _EXPLAIN.match(text)
-        if m is None:
-            return None
-        text = text[m.end():]
+        try:
+            inner = duckdb.extract_statements(text[m.end():]) if m is not None else []
+        except duckdb.Error as e:
+            raise QueryError(f"SQL error: {e}") from e
+        if len(inner) != 1:
+            raise QueryRefused(f"{_SANDBOX}an EXPLAIN of what zx cannot check is not run: EXPLAIN a query (SELECT)")
+        return parsed(con, inner[0])
+    if kind == "CALL" and words[:1] == ["CALL"]:  # CALL f(...) is SELECT * FROM f(...)
+        return _serialised(con, "SELECT * FROM " + text[_after_word(text, "CALL"):], kind)
+    if kind == "CALL" and words in (["CHECKPOINT"], ["FORCE", "CHECKPOINT"]):
+        return None  # (read-only: nothing to write)
+    if kind == "SET" and words[:1] == ["SET"] and "VARIABLE" in words[1:3]:
+        value = _set_value(text)
+        if value is None:
+            raise QueryRefused(f"{_SANDBOX}a SET VARIABLE without a value zx can read is not run ({text.strip()!r})")
+        return _serialised(con, "SELECT " + value, "SET VARIABLE")
+    if kind == "SET":  # SET, RESET, USE: a value takes no subquery (DuckDB), settings are locked
+        return None
+    if kind == "PRAGMA" and words[:1] == ["PRAGMA"]:
+        name = _pragma_name(text)
+        if name not in ALLOWED_PRAGMAS:
+            raise QueryRefused(
+                f"{_SANDBOX}settings cannot be changed (SET, RESET, PRAGMA), and a PRAGMA runs only to read the "
+                f"catalog ({', '.join(sorted(ALLOWED_PRAGMAS))}), not {name or text.strip()!r}")
+        return None  # (a PRAGMA's values take no subquery: DuckDB)
+    if kind in ("COPY", "EXPORT", "LOAD", "PRAGMA"):  # (IMPORT DATABASE and COPY FROM DATABASE are PRAGMAs)
+        raise QueryRefused(f"{_SANDBOX}{_FILES} ({' '.join(words[:2]) or kind})")
+    if kind == "MULTI":
+        raise QueryRefused(
+            f"{_SANDBOX}a PIVOT that finds its columns first runs a query of its own, which zx cannot check before "
+            f"it runs: name them (PIVOT ... ON column IN ('a', 'b') USING count(*))")
+    raise QueryRefused(f"{_SANDBOX}zx sql runs queries (SELECT, SUMMARIZE, DESCRIBE, SHOW, PIVOT, EXPLAIN, CALL of a "
+                       f"table function), not {' '.join(words[:2]) or kind} statements")
+
+
+_SANDBOX = "refused: zx sql is read-only and sandboxed: "
+# DuckDB's statement kinds that read files or extensions (the sandbox refuses them: zx does before they run)
+_FILES = "reading or writing files, attaching databases and installing or loading extensions are disabled"
+
+
+def statement_kind(statement: Any) -> str:
+    """The kind of one statement of user SQL (``duckdb.StatementType``'s name), or ``QueryRefused`` where Python's
+    DuckDB cannot name it: ``UPDATE EXTENSIONS`` is kind 29 in DuckDB 2.0.1, unknown to its ``StatementType`` (it
+    was "internal error: ValueError: 29 is not a valid StatementType")."""
+    try:
+        return statement.type.name
+    except ValueError:
+        words = " ".join(_keywords(statement.query)[:2])
+        raise QueryRefused(f"{_SANDBOX}a statement of a kind zx cannot check is not run ({words or 'unnamed'}): zx "
+                           f"sql runs queries (SELECT, SUMMARIZE, DESCRIBE, SHOW, PIVOT, EXPLAIN)") from None
+
+
+def _serialised(con: duckdb.DuckDBPyConnection, text: str, kind: str) -> dict[str, Any]:
     try:
         # (every row fetched: a result left open on user SQL's cursor refused the query's relation after it)
         tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchall()[0][0])
     except (duckdb.Error, TypeError, ValueError):
-        return None
-    return None if tree.get("error") else tree
+        tree = {"error": True}
+    if tree.get("error"):
+        try:  # DuckDB's own words for a query it cannot read
+            duckdb.extract_statements(text)
+        except duckdb.Error as e:
+            raise QueryError(f"SQL error: {e}") from e
+        raise QueryRefused(f"{_SANDBOX}zx cannot check the query of this {kind} statement before it runs")
+    return tree
 
 
-def too_many_tables(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> None:
-    """``QueryRefused`` for a statement (a SELECT, or what an EXPLAIN explains) one part of which joins more than
-    ``MAX_SQL_TABLES`` tables (``joined_tables``): DuckDB orders a join's tables as it plans the query, before its
-    time limit can stop it. ``con`` parses the statements (``parsed``: nothing of them is run); one it cannot
-    serialise (PRAGMA, CALL) is left to DuckDB."""
-    for statement in statements:
-        tree = parsed(con, statement)
+def _tokens(text: str) -> list[tuple[bytes, Any]]:
+    """Each token of ``text`` but comments: (its bytes, its kind)."""
+    data = text.encode("utf-8")
+    tokens = sql_tokens(text) or []
+    ends = [p for p, _ in tokens[1:]] + [len(data)]
+    return [(data[p:end].strip(), k) for (p, k), end in zip(tokens, ends) if k != duckdb.token_type.comment]
+
+
+def _keywords(text: str) -> list[str]:
+    """The leading keywords of ``text``, in capitals (``["SET", "VARIABLE"]``; a name or value ends them)."""
+    words = []
+    for token, k in _tokens(text):
+        if k != duckdb.token_type.keyword:
+            break
+        words.append(_WORD.match(token).group().decode().upper())
+    return words
+
+
+def _after_word(text: str, word: str) -> int:
+    """The character just after the first keyword ``word`` of ``text``."""
+    data = text.encode("utf-8")
+    for position, k in sql_tokens(text) or []:
+        if k == duckdb.token_type.keyword and _WORD.match(data, position).group().decode().upper() == word:
+            return len(data[:position + len(word)].decode("utf-8"))
+    return len(text)
+
+
+def _set_value(text: str) -> str | None:
+    """The value of ``SET VARIABLE name = value`` (or ``TO value``), as text; None where there is none."""
+    data = text.encode("utf-8")
+    for position, k in sql_tokens(text) or []:
+        token = _WORD.match(data, position).group().decode().upper()
+        if (k == duckdb.token_type.operator and data[position:position + 1] == b"=") or \
+                (k == duckdb.token_type.keyword and token == "TO"):
+            at = position + (1 if k == duckdb.token_type.operator else 2)
+            value = data[at:].decode("utf-8").strip()
+            return value or None
+    return None
+
+
+def _pragma_name(text: str) -> str:
+    tokens = _tokens(text)
+    return tokens[1][0].decode("utf-8", "replace").strip('"').lower() if len(tokens) > 1 else ""
+
+
+def table_functions(tree: Any) -> list[str]:
+    """The table functions and table macros a parsed query calls (``range``, ``query_table``, ``histogram``), each
+    by its name as written (catalog and schema left out), lower case; ``?`` for one DuckDB does not name."""
+    found = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            if node.get("type") == "TABLE_FUNCTION":
+                function = node.get("function")
+                name = function.get("function_name") if isinstance(function, dict) else None
+                found.append(name.lower() if isinstance(name, str) else "?")
+            stack.extend(node.values())
+    return found
+
+
+# The table functions (and table macros) user SQL may call, game or not: any other is refused before it runs
+# (QA round 38: with a game chosen, json_execute_serialized_sql(json_serialize_sql('... FROM ' || 'store.seats')),
+# read_duckdb('store.duckdb', table_name := 'seats'), histogram_values(store.main.matches, game) read every game's
+# rows, and query() or json_execute_serialized_sql hid from the planning refusals a query that ran for minutes).
+# Each reads no row of the file but what its own arguments give it, or the catalog's description of the file
+# (names, columns, types; duckdb_tables' estimated_size counts every game's rows), or reads the tables by their
+# names as the game's views shadow them (filtered_seats). Left out: every function that reads files (read_*, glob,
+# parquet_*, sniff_csv: the sandbox refuses them too), runs SQL given as text or reads a table named in text
+# (query, query_table, json_execute_serialized_sql, histogram, histogram_values, duckdb_table_sample, seq_scan,
+# pragma_storage_info, pragma_metadata_info; read_duckdb: the file is open already, name its tables), and DuckDB's
+# own switches and state (logging, profiling, secrets, extensions, checkpoints, memory, variables, summary: SUMMARIZE).
+ALLOWED_TABLE_FUNCTIONS = {
+    "range": "numbers from its arguments", "generate_series": "numbers from its arguments",
+    "unnest": "a list's values", "json_each": "a JSON value's parts", "json_tree": "a JSON value's parts",
+    "filtered_seats": "zx's macro over seats (under a game, the game's seats)",
+    **{f"duckdb_{n}": "the catalog's description of the file" for n in (
+        "columns", "constraints", "databases", "functions", "indexes", "keywords", "schemas", "tables", "types",
+        "views")},
+    "duckdb_settings": "the settings, locked (current_setting() reads each)",
+    "pragma_table_info": "the catalog's description of the file",
+    "pragma_show": "the catalog's description of the file",
+    "pragma_version": "DuckDB's version", "pg_timezone_names": "the time zones", "icu_calendar_names": "the calendars",
+}
+# the PRAGMAs that run: each the pragma_ table function of the same name (or SHOW TABLES), on the list above
+ALLOWED_PRAGMAS = {"table_info", "show", "show_tables", "show_tables_expanded", "version", "database_list"}
+# functions refused with a word of their own: SQL given as text runs unchecked, the file is read already
+_AS_TEXT_SQL = {"query", "query_table", "json_execute_serialized_sql", "histogram", "histogram_values",
+                "duckdb_table_sample", "seq_scan", "pragma_storage_info", "pragma_metadata_info"}
+
+
+def refuse_table_functions(tree: Any) -> None:
+    """``QueryRefused`` for a parsed query calling a table function not in ``ALLOWED_TABLE_FUNCTIONS``."""
+    for name in table_functions(tree):
+        if name in ALLOWED_TABLE_FUNCTIONS:
+            continue
+        if name in _AS_TEXT_SQL:
+            why = ("it runs SQL given as text, or reads a table named in text, which zx cannot check before it runs: "
+                   "write that query itself (FROM seats ...; a histogram: GROUP BY)")
+        elif name == "read_duckdb":
+            why = "the analytics file is open already: name its tables (FROM seats)"
+        elif name.startswith(("read_", "parquet_")) or name in ("glob", "sniff_csv"):
+            why = _FILES
+        else:
+            why = "it is not one of those user SQL may call"
+        raise QueryRefused(f"{_SANDBOX}{name}() is not run: {why}; the table functions user SQL may call: "
+                           f"{', '.join(sorted(ALLOWED_TABLE_FUNCTIONS))}")
+
+
+def checked(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> list[dict[str, Any] | None]:
+    """Each statement's parse (``parsed``, on ``con``; None for a statement without a query part), once every check
+    of it has passed, before anything runs: its kind (``parsed``), the table functions it calls
+    (``refuse_table_functions``), the tables one part joins (``too_many_tables``)."""
+    trees = [parsed(con, statement) for statement in statements]
+    for tree in trees:
+        if tree is not None:
+            refuse_table_functions(tree.get("statements"))
+    too_many_tables(trees)
+    return trees
+
+
+def too_many_tables(trees: list[dict[str, Any] | None]) -> None:
+    """``QueryRefused`` for a parsed statement (``parsed``: a SELECT, or the query part of another) one part of
+    which joins more than ``MAX_SQL_TABLES`` tables (``joined_tables``): DuckDB orders a join's tables as it plans
+    the query, before its time limit can stop it."""
+    for tree in trees:
         if tree is None:
             continue
         n = joined_tables(tree.get("statements"))
@@ -370,36 +557,31 @@ def too_many_tables(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> No
                 f"minutes past a 3 s limit); join fewer tables at a time, or ask in several queries")
 
 
-# functions that read a table, or run a query, given as text: no parse of the query shows what they read
-_TEXT_READERS = {"query", "query_table", "pragma_storage_info"}
 _ONE_GAME = ("refused: with a game chosen (zx sql --game, Stats.sql(game=...)) the tables hold only that game's rows "
              "under their own names, and the query could read past them: ")
 
 
-def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> None:
+def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any], trees: list[dict[str, Any] | None]) -> None:
     """``QueryRefused`` for user SQL that could read past the one game ``Stats._only_game`` keeps, from DuckDB's
-    parse of each statement (``parsed``, on ``con``: user SQL's cursor): the game's views shadow the tables' names
-    alone, and ``s.seats`` or ``s.main.seats`` (the file's database, which DuckDB names after the file) read every
-    game's rows (QA round 27). Refused: a table or function named in the file's database; a function that reads a
-    table or query given as text (``query_table('s.seats')``, ``query(...)``, ``pragma_storage_info``); a statement
-    DuckDB has no parse of (``SET VARIABLE n = (SELECT ... FROM s.seats)``, a PIVOT statement that finds its columns
-    first, CALL, PRAGMA). What the views answer (``seats``, ``main.seats``, ``temp.seats``) and what reads no table
-    of the file (``range()``, ``information_schema``) runs."""
+    parse of each statement (``trees``: ``checked``'s; ``con``: user SQL's cursor, whose database is named): the
+    game's views shadow the tables' names alone, and ``s.seats`` or ``s.main.seats`` (the file's database, which
+    DuckDB names after the file) read every game's rows (QA round 27). Refused: a table or function named in the
+    file's database; a statement without a query part to show (SET, RESET, USE, PRAGMA). What reads a table or
+    query given as text (``query_table``, ``query``, ``json_execute_serialized_sql``, ``read_duckdb``) is refused
+    game or not (``refuse_table_functions``). What the views answer (``seats``, ``main.seats``, ``temp.seats``) and
+    what reads no table of the file (``range()``, ``information_schema``) runs."""
     db = con.execute("SELECT current_database()").fetchall()[0][0]
 
     def in_file(*path: str | None) -> bool:
-        named = [p for p in path if p]
+        named = [p for p in path if isinstance(p, str) and p]
         return bool(named) and named[0].casefold() == db.casefold()
 
-    for statement in statements:
-        tree = parsed(con, statement)
+    for statement, tree in zip(statements, trees):
         if tree is None:
-            kind = {"MULTI": "PIVOT"}.get(statement.type.name, statement.type.name)
-            hint = (" (a PIVOT that finds its columns first: name them, PIVOT ... ON column IN (...))"
-                    if kind == "PIVOT" else "")
+            kind = " ".join(_keywords(statement.query)[:1]) or statement_kind(statement)
             raise QueryRefused(
                 f"{_ONE_GAME}DuckDB shows the tables a query reads (a SELECT, SUMMARIZE, DESCRIBE, or an EXPLAIN of "
-                f"one), not those of a {kind} statement{hint}: ask it without a game")
+                f"one), not those of a {kind} statement: ask it without a game")
         stack: list[Any] = [tree.get("statements")]
         while stack:
             node = stack.pop()
@@ -414,16 +596,26 @@ def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> No
                                 if p)
             elif node.get("class") == "FUNCTION" and in_file(node.get("catalog"), node.get("schema")):
                 name = ".".join(p for p in (node.get("catalog"), node.get("schema"), node.get("function_name")) if p)
-            elif node.get("class") == "FUNCTION" and str(node.get("function_name")).lower() in _TEXT_READERS:
-                raise QueryRefused(
-                    f"{_ONE_GAME}{node['function_name']}() reads a table or query given as text, which cannot be "
-                    f"checked: name the table in the query itself (FROM seats), or ask without a game")
             else:
                 continue
             alone = name.rsplit(".", 1)[-1]
             raise QueryRefused(
                 f"{_ONE_GAME}it names the file's database {db!r} ({name}), whose tables hold every game's rows: name "
                 f"the table alone ({alone}), or ask without a game")
+
+
+# DuckDB 2's advice for an arrow lambda (x -> x + 1), a setting zx cannot change (lock_configuration): zx's instead.
+# (Not allowed either: ENABLE_SINGLE_ARROW would be set before the lock for every query, a deprecated syntax.)
+_ARROW_ADVICE = re.compile(r"\n?Use SET lambda_syntax=\S* to revert to the deprecated behavior\.")
+
+
+def _advice(e: duckdb.Error) -> str:
+    """DuckDB's words for user SQL it could not run, with what zx sql allows in place of advice it does not."""
+    text = str(e)
+    if isinstance(e, duckdb.BinderException) and "Deprecated lambda arrow (->)" in text:
+        text = _ARROW_ADVICE.sub("\nWrite it lambda x: x + 1 (DuckDB's lambda syntax): zx sql cannot change settings "
+                                 "(lambda_syntax) to take the arrow.", text)
+    return text
 
 
 def serialised(method: Any) -> Any:
@@ -1075,12 +1267,7 @@ class Stats:
             statements = duckdb.extract_statements(query)
         except duckdb.Error as e:
             raise QueryError(f"SQL error: {e}") from e
-        changes = sorted({s.type.name for s in statements} & CHANGES)
-        if changes:
-            raise QueryRefused(f"refused: zx sql is read-only and sandboxed: statements that make or change "
-                               f"anything are not run, temporary ones neither (they would change what later "
-                               f"queries read) ({', '.join(changes)})")
-        too_many_tables(self.con, statements)
+        trees = checked(self.con, statements)  # (refused: what zx cannot check before it runs)
         query = without_final_semicolons(query, tokens)
         timer = None
         began = time.monotonic()
@@ -1091,7 +1278,7 @@ class Stats:
         try:
             if game is not None:
                 self._only_game(cur, game)
-                leaves_the_game(cur, statements)  # (the views shadow the tables' names alone: s.seats is the file's)
+                leaves_the_game(cur, statements, trees)  # (the views shadow names alone: s.seats is the file's)
             if timeout:  # (None or 0: no limit, as zx sql --timeout 0; a 0 s timer's interrupt came before
                 # the statement started and was lost, while sql_each's deadline stopped it at once)
                 timer = threading.Timer(timeout, cur.interrupt)
@@ -1111,7 +1298,7 @@ class Stats:
                 raise QueryRefused(reason) from None
             if isinstance(e, (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException,
                               duckdb.ConversionException, duckdb.InvalidInputException, duckdb.TypeMismatchException)):
-                raise QueryError(f"SQL error: {e}") from e  # the query as written (a damaged file, no memory: as raised)
+                raise QueryError(f"SQL error: {_advice(e)}") from e  # as written (a damaged file, no memory: as raised)
             raise
         finally:
             if timer is not None:
