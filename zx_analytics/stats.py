@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import json
 import math
 import operator
 import os
@@ -50,6 +49,7 @@ from pathlib import Path
 from typing import Any, Callable, Collection, Iterable, TypeVar, cast
 
 import duckdb
+import orjson
 import polars as pl
 
 from zx_events.errors import ArgumentTypeError, Error, for_python
@@ -304,34 +304,29 @@ def joined_tables(node: Any) -> int:
     """The most tables one part of a parsed query (DuckDB's ``json_serialize_sql``) joins: the tables, views, CTEs
     read and table functions of a SELECT, its FROM's subqueries and the subqueries of its expressions included
     (DuckDB flattens and decorrelates them into the SELECT's joins) and each CTE it defines; each branch of a set
-    operation is a part of its own (planned apart)."""
-    most = 0
-
-    def walk(obj: Any, part: list[int]) -> None:
-        nonlocal most
+    operation is a part of its own (planned apart). Walked without recursion: a parse 1,000 expressions deep (DuckDB's
+    own limit) nests thousands of objects (QA round 38: Python's recursion limit was "internal error: RecursionError")."""
+    parts = [[0]]  # each part's count of tables: the query's, then each branch of a set operation
+    stack: list[tuple[Any, list[int]]] = [(node, parts[0])]
+    while stack:
+        obj, part = stack.pop()
         if isinstance(obj, dict):
             if obj.get("type") == "SET_OPERATION_NODE":
                 for key, value in obj.items():
                     if key in ("children", "left", "right"):
                         for child in value if isinstance(value, list) else [value]:
-                            branch = [0]
-                            walk(child, branch)
-                            most = max(most, branch[0])
+                            parts.append([0])
+                            stack.append((child, parts[-1]))
                     else:
-                        walk(value, part)
-                return
+                        stack.append((value, part))
+                continue
             if isinstance(obj.get("type"), str) and obj["type"] in _RELATIONS:  # (a sample's size holds a
                 # dict under "type": TypeError, unhashable, in USING SAMPLE 10%)
                 part[0] += 1
-            for value in obj.values():
-                walk(value, part)
+            stack.extend((value, part) for value in obj.values())
         elif isinstance(obj, list):
-            for value in obj:
-                walk(value, part)
-
-    top = [0]
-    walk(node, top)
-    return max(most, top[0])
+            stack.extend((value, part) for value in obj)
+    return max(n for n, in parts)
 
 
 def parsed(con: duckdb.DuckDBPyConnection, statement: Any) -> dict[str, Any] | None:
@@ -406,7 +401,7 @@ def statement_kind(statement: Any) -> str:
 def _serialised(con: duckdb.DuckDBPyConnection, text: str, kind: str) -> dict[str, Any]:
     try:
         # (every row fetched: a result left open on user SQL's cursor refused the query's relation after it)
-        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchall()[0][0])
+        tree = json_loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchall()[0][0])
     except (duckdb.Error, TypeError, ValueError):
         tree = {"error": True}
     if tree.get("error"):
@@ -416,6 +411,61 @@ def _serialised(con: duckdb.DuckDBPyConnection, text: str, kind: str) -> dict[st
             raise QueryError(f"SQL error: {e}") from e
         raise QueryRefused(f"{_SANDBOX}zx cannot check the query of this {kind} statement before it runs")
     return tree
+
+
+# a JSON text's tokens: punctuation, a string, or a bare literal (a number, true, false, null), after any white space
+_JSON_TOKEN = re.compile(r'[ \t\n\r]*(?:([\[\]{},:])|("(?:[^"\\]|\\.)*")|([^ \t\n\r\[\]{},:"]+))', re.DOTALL)
+_NOTHING = object()
+
+
+def json_loads(text: str) -> Any:
+    """The value of a JSON text (DuckDB's parse of a query, ``json_serialize_sql``), however deeply it nests: orjson
+    (fast) stops at 1,024 levels and Python's json at its recursion limit (QA round 38: ``SELECT 1 + 1 + ...`` of 340
+    terms, 400 ``'a'`` joined by ``||``, ``abs(abs(...))`` 400 deep were "internal error: RecursionError" where DuckDB
+    runs them to its own limit of 1,000 levels of expression, a parse 3,000 objects deep and more); deeper, it is
+    read a token at a time on a stack of its own. ``ValueError`` for a text that is no JSON."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    stack: list[list[Any]] = []  # the open objects and arrays: [container, the key read, waiting for its value]
+    value: Any = _NOTHING
+    result: Any = _NOTHING
+    at = 0
+    end = len(text.rstrip(" \t\n\r"))
+    while at < end:
+        m = _JSON_TOKEN.match(text, at)
+        if m is None:
+            raise ValueError(f"not JSON at character {at}")
+        at = m.end()
+        punctuation, string, literal = m.groups()
+        if punctuation in ("{", "["):
+            stack.append([{} if punctuation == "{" else [], _NOTHING])
+            continue
+        if punctuation in ("}", "]"):
+            if not stack or isinstance(stack[-1][0], dict) != (punctuation == "}"):
+                raise ValueError(f"not JSON at character {at}: {punctuation} closes nothing")
+            value = stack.pop()[0]
+        elif punctuation is not None:  # , and : (a value's place is known by its container)
+            continue
+        else:
+            value = orjson.loads(string if string is not None else literal)  # (one value: flat)
+        if not stack:
+            if result is not _NOTHING:
+                raise ValueError(f"not JSON at character {at}: a second value")
+            result = value
+        elif isinstance(stack[-1][0], list):
+            stack[-1][0].append(value)
+        elif stack[-1][1] is _NOTHING:
+            if not isinstance(value, str):
+                raise ValueError(f"not JSON at character {at}: a key that is no string")
+            stack[-1][1] = value
+        else:
+            stack[-1][0][stack[-1][1]] = value
+            stack[-1][1] = _NOTHING
+    if stack or result is _NOTHING:
+        raise ValueError("not JSON: it ends inside a value")
+    return result
 
 
 def _tokens(text: str) -> list[tuple[bytes, Any]]:
@@ -609,13 +659,19 @@ def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any], trees
 _ARROW_ADVICE = re.compile(r"\n?Use SET lambda_syntax=\S* to revert to the deprecated behavior\.")
 
 
+# and for an expression nested deeper than DuckDB takes (max_expression_depth, a setting zx cannot change either)
+_DEPTH_ADVICE = re.compile(r' Use "SET max_expression_depth TO x" to increase the maximum expression depth\.')
+
+
 def _advice(e: duckdb.Error) -> str:
     """DuckDB's words for user SQL it could not run, with what zx sql allows in place of advice it does not."""
     text = str(e)
     if isinstance(e, duckdb.BinderException) and "Deprecated lambda arrow (->)" in text:
         text = _ARROW_ADVICE.sub("\nWrite it lambda x: x + 1 (DuckDB's lambda syntax): zx sql cannot change settings "
                                  "(lambda_syntax) to take the arrow.", text)
-    return text
+    return _DEPTH_ADVICE.sub(" zx sql cannot change settings (max_expression_depth): nest the expression less deeply "
+                             "(a long sum: sum() over unnest([...]); a long concatenation: concat(...) or "
+                             "string_agg).", text)
 
 
 def serialised(method: Any) -> Any:
@@ -1266,7 +1322,7 @@ class Stats:
         try:
             statements = duckdb.extract_statements(query)
         except duckdb.Error as e:
-            raise QueryError(f"SQL error: {e}") from e
+            raise QueryError(f"SQL error: {_advice(e)}") from e
         trees = checked(self.con, statements)  # (refused: what zx cannot check before it runs)
         query = without_final_semicolons(query, tokens)
         timer = None
