@@ -697,3 +697,34 @@ def test_json_loads_reads_any_depth_as_json_does():
     for bad in ("", "[1, 2", "]", "{1: 2}", "[1] [2]"):
         with pytest.raises(ValueError):
             json_loads(bad)
+
+
+
+# each EXPLAIN DuckDB runs (QA round 38), and the same with the statement explained reading past the game chosen
+EXPLAINED = {"EXPLAIN (SELECT 1) UNION ALL (SELECT 2)": "EXPLAIN (SELECT 1) UNION ALL (SELECT count(*) FROM s.seats)",
+             "EXPLAIN ANALYZE (SELECT count(*) FROM seats)": "EXPLAIN ANALYZE (SELECT count(*) FROM s.seats)",
+             "EXPLAIN /* c */ ANALYZE SELECT 1": "EXPLAIN /* c */ ANALYZE SELECT * FROM s.seats",
+             "EXPLAIN -- c\nANALYZE SELECT 1": "EXPLAIN -- c\nANALYZE SELECT * FROM s.seats",
+             "EXPLAIN (SELECT 1)": "EXPLAIN (SELECT * FROM s.main.seats)",
+             "EXPLAIN (FORMAT json) (SELECT 1)": "EXPLAIN (FORMAT json) (SELECT * FROM s.seats)",
+             "EXPLAIN ANALYZE /* ) */ (FORMAT json) SELECT ')'": "EXPLAIN ANALYZE /* ) */ (FORMAT json) FROM s.seats",
+             "EXPLAIN (ANALYZE, FORMAT json) SELECT 1": "EXPLAIN (ANALYZE, FORMAT json) SELECT 1 FROM s.seats",
+             "EXPLAIN (DESCRIBE seats)": "EXPLAIN (DESCRIBE SELECT * FROM s.seats)"}
+
+
+@pytest.mark.parametrize("query", EXPLAINED)
+def test_every_explain_duckdb_runs_is_run_and_its_statement_checked(two_games, query):
+    """QA round 38: EXPLAIN read by a regular expression took ``(SELECT 1)`` for an option list ("syntax error at or
+    near UNION", or refused) and missed ANALYZE after a comment; DuckDB runs them all. The statement explained is
+    found from DuckDB's tokens and parse, and checked as before: a game chosen cannot be left through it, and what
+    it calls is on the allow-list."""
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        assert st.sql_rows(query)[1]
+        assert st.sql_rows(query, game="x610z")[1]
+        with pytest.raises(QueryRefused, match="refused: with a game chosen"):
+            st.sql(EXPLAINED[query], game="x610z")
+        st.sql(EXPLAINED[query])  # (without a game: it runs)
+        with pytest.raises(QueryRefused, match=r"query\(\) is not run"):
+            st.sql(EXPLAINED[query].replace("s.main.seats", "s.seats").replace("s.seats", "query('SELECT 1')"))
+    r = sql(two_games, query, "--format", "csv")
+    assert r.exit_code == 0 and r.output.startswith("explain_key,explain_value"), r.output
