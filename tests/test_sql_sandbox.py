@@ -728,3 +728,25 @@ def test_every_explain_duckdb_runs_is_run_and_its_statement_checked(two_games, q
             st.sql(EXPLAINED[query].replace("s.main.seats", "s.seats").replace("s.seats", "query('SELECT 1')"))
     r = sql(two_games, query, "--format", "csv")
     assert r.exit_code == 0 and r.output.startswith("explain_key,explain_value"), r.output
+
+
+class _FirstBatch(Exception):
+    pass
+
+
+def test_a_call_streams_its_rows_as_the_select_it_is_checked_as(two_games):
+    """QA round 38: ``CALL range(100000000)`` held its whole result before the first row came (914 MB, where ``SELECT
+    * FROM range(...)`` streams in 110 MB; ``CALL range(1e11)`` ran into the memory cap): a CALL runs as the ``SELECT *
+    FROM f(...)`` zx checks of it (docs/security.md), so the first batch of a hundred billion rows comes at once."""
+    def first(columns, rows):
+        assert columns == ["range"] and rows[:2] == [(0,), (1,)]
+        raise _FirstBatch
+
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        for query in ("CALL range(100000000000)", "SELECT 1; /* a */ CALL /* b */ range(100000000000); -- the end"):
+            with pytest.raises(_FirstBatch):
+                st.sql_each(query, first, timeout=5)
+        assert st.sql_rows("CALL range($1)", [2])[1] == [(0,), (1,)]
+        assert st.sql("CALL generate_series(1, 3)").columns == ["generate_series"]
+    r = sql(two_games, "SELECT 1; CALL range(2) -- the end", "--format", "csv")
+    assert r.exit_code == 0 and r.stdout.splitlines() == ["range", "0", "1"], r.output

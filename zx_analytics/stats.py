@@ -348,7 +348,7 @@ def parsed(con: duckdb.DuckDBPyConnection, statement: Any) -> dict[str, Any] | N
             raise QueryRefused(f"{_SANDBOX}an EXPLAIN of what zx cannot check is not run: EXPLAIN a query (SELECT)")
         return parsed(con, inner)
     if kind == "CALL" and words[:1] == ["CALL"]:  # CALL f(...) is SELECT * FROM f(...)
-        return _serialised(con, "SELECT * FROM " + text[_after_word(text, "CALL"):], kind)
+        return _serialised(con, run_as(statement), kind)
     if kind == "CALL" and words in (["CHECKPOINT"], ["FORCE", "CHECKPOINT"]):
         return None  # (read-only: nothing to write)
     if kind == "SET" and words[:1] == ["SET"] and "VARIABLE" in words[1:3]:
@@ -430,6 +430,26 @@ def explained(text: str) -> Any:
 _SANDBOX = "refused: zx sql is read-only and sandboxed: "
 # DuckDB's statement kinds that read files or extensions (the sandbox refuses them: zx does before they run)
 _FILES = "reading or writing files, attaching databases and installing or loading extensions are disabled"
+
+
+def run_as(statement: Any) -> str:
+    """The text a statement of user SQL runs as: a ``CALL f(...)`` as ``SELECT * FROM f(...)`` (the query zx checks
+    of it: docs/security.md), whose rows DuckDB streams as they are fetched (QA round 38: ``CALL range(100000000)``
+    held its whole result, 914 MB where the SELECT took 110 MB, and ``CALL range(1e11)`` ran into the memory cap);
+    any other statement as it is written."""
+    text = statement.query
+    if statement_kind(statement) == "CALL" and _keywords(text)[:1] == ["CALL"]:
+        return "SELECT * FROM " + text[_after_word(text, "CALL"):]
+    return text
+
+
+def to_run(query: str, statements: list[Any]) -> str:
+    """``query`` with each statement as it runs (``run_as``): the statements' texts (each holds the semicolon that
+    ends it) one after the other, or ``query`` itself where none is run otherwise."""
+    texts = [run_as(statement) for statement in statements]
+    if texts == [statement.query for statement in statements]:
+        return query
+    return "".join(texts)
 
 
 def statement_kind(statement: Any) -> str:
@@ -1370,7 +1390,8 @@ class Stats:
         except duckdb.Error as e:
             raise QueryError(f"SQL error: {_advice(e)}") from e
         trees = checked(self.con, statements)  # (refused: what zx cannot check before it runs)
-        query = without_final_semicolons(query, tokens)
+        run = to_run(query, statements)
+        query = without_final_semicolons(run, tokens if run is query else sql_tokens(run))
         timer = None
         began = time.monotonic()
         timeout = _seconds(timeout)
