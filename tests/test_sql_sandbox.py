@@ -750,3 +750,22 @@ def test_a_call_streams_its_rows_as_the_select_it_is_checked_as(two_games):
         assert st.sql("CALL generate_series(1, 3)").columns == ["generate_series"]
     r = sql(two_games, "SELECT 1; CALL range(2) -- the end", "--format", "csv")
     assert r.exit_code == 0 and r.stdout.splitlines() == ["range", "0", "1"], r.output
+
+
+@pytest.mark.parametrize("query, params, duckdb_says", [
+    ("SET VARIABLE v = $1; SELECT getvariable('v')", [5], "Prepared parameters are only supported for the last"),
+    ("SELECT $1 AS v", [object()], "Unable to transform python value"),
+    ("SELECT 2147483647::INT + 1", None, "Overflow in addition"),
+    ("SELECT list_resize([1], 1e12::BIGINT)", None, "Cannot resize vector"),
+])
+def test_sql_duckdb_cannot_run_as_written_is_a_query_error_of_every_kind(two_games, query, params, duckdb_says):
+    """docs/analytics.md: SQL DuckDB cannot run as written is ``QueryError``. DuckDB's ``NotImplementedException``
+    (parameters given to a statement before the last, a parameter it cannot take) and ``OutOfRangeException`` (an
+    overflow) reached the caller raw (QA round 38); DuckDB's error is the ``__cause__``."""
+    from zx_analytics.stats import QueryError
+
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        for call in (st.sql, st.sql_rows, lambda q, p: st.sql_each(q, lambda c, b: None, p)):
+            with pytest.raises(QueryError, match=re.escape(duckdb_says)) as got:
+                call(query, params)
+            assert str(got.value).startswith("SQL error: ") and isinstance(got.value.__cause__, duckdb.Error)

@@ -760,6 +760,16 @@ def serialised(method: Any) -> Any:
     return run
 
 
+# DuckDB's errors for user SQL it cannot run as written (QueryError, DuckDB's words): a syntax error, an unknown name,
+# a wrong type or value, a value out of its type's range (an overflow), what DuckDB does not implement (parameters
+# given to a statement before the last: it was DuckDB's raw NotImplementedException, QA round 38). Not among them,
+# raised as they are: a damaged file (DamagedFile), no memory, an interruption, DuckDB's internal errors.
+AS_WRITTEN = (duckdb.ParserException, duckdb.SyntaxException, duckdb.BinderException, duckdb.CatalogException,
+              duckdb.ConversionException, duckdb.InvalidInputException, duckdb.InvalidTypeException,
+              duckdb.TypeMismatchException, duckdb.OutOfRangeException, duckdb.NotImplementedException,
+              duckdb.SequenceException, duckdb.SerializationException)
+
+
 class StatsClosed(AnalyticsError):
     """A ``Stats`` used after ``close()``."""
 
@@ -1419,8 +1429,7 @@ class Stats:
             reason = refusal(e)
             if reason is not None:
                 raise QueryRefused(reason) from None
-            if isinstance(e, (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException,
-                              duckdb.ConversionException, duckdb.InvalidInputException, duckdb.TypeMismatchException)):
+            if isinstance(e, AS_WRITTEN):
                 raise QueryError(f"SQL error: {_advice(e)}") from e  # as written (a damaged file, no memory: as raised)
             raise
         finally:
