@@ -769,3 +769,45 @@ def test_sql_duckdb_cannot_run_as_written_is_a_query_error_of_every_kind(two_gam
             with pytest.raises(QueryError, match=re.escape(duckdb_says)) as got:
                 call(query, params)
             assert str(got.value).startswith("SQL error: ") and isinstance(got.value.__cause__, duckdb.Error)
+
+
+@pytest.mark.parametrize("query, meant", [("SELECT * FROM generate_serie(1, 3)", "generate_series"),
+                                          ("SELECT * FROM rnge(3)", "range")])
+def test_a_table_function_duckdb_does_not_know_is_its_error_not_a_refusal(two_games, query, meant):
+    """QA round 38: a misspelt table function was "refused: ... not one of those user SQL may call"; a name of no
+    function in DuckDB's catalog is DuckDB's own error, which says what was meant (one it knows, off the allow-list,
+    is still refused)."""
+    from zx_analytics.stats import QueryError
+
+    for options in ((), ("--game", "x610z")):
+        r = sql(two_games, query, *options)
+        assert r.exit_code == 1 and "does not exist" in r.output and f'Did you mean "{meant}"' in r.output, r.output
+        assert "refused" not in r.output
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        with pytest.raises(QueryError, match=f'Did you mean "{meant}"'):
+            st.sql(query)
+        with pytest.raises(QueryRefused, match=r"abs\(\) is not run"):
+            st.sql("SELECT * FROM abs(3)")
+
+
+def test_the_note_of_several_statements_comes_only_once_they_pass_the_checks(two_games):
+    """QA round 38: "2 statements: the rows shown are the last one's" was printed before the refusal of the second
+    statement; it is said only for rows shown."""
+    r = sql(two_games, "SELECT 1; COPY (SELECT 1) TO 'x.csv'")
+    assert r.exit_code == 1 and "refused" in r.output and "statements" not in r.stderr, r.output
+    for fmt in ("table", "csv", "json"):
+        r = sql(two_games, "SELECT 1 AS a; SELECT 2 AS b", "--format", fmt)
+        assert r.exit_code == 0 and r.stderr.count("2 statements: the rows shown are the last one's") == 1, r.output
+
+
+def test_show_tables_under_a_game_lists_each_table_once(two_games):
+    """QA round 38: ``zx sql --game x610z "SHOW TABLES"`` listed every table twice (the game's temporary view and
+    the file's table): each name once, the names DuckDB lists without a game."""
+    every = sql(two_games, "SHOW TABLES", "--format", "csv")
+    assert every.exit_code == 0 and "seats" in every.stdout.splitlines()
+    for query in ("SHOW TABLES", "/* c */ show tables;"):
+        r = sql(two_games, query, "--game", "x610z", "--format", "csv")
+        assert r.exit_code == 0 and r.stdout == every.stdout, r.output
+    with Stats(two_games.with_suffix(".duckdb")) as st:
+        names = [n for n, in st.sql_rows("SHOW TABLES", game="zx")[1]]
+        assert names == sorted(set(names)) and "seats" in names

@@ -432,21 +432,28 @@ _SANDBOX = "refused: zx sql is read-only and sandboxed: "
 _FILES = "reading or writing files, attaching databases and installing or loading extensions are disabled"
 
 
-def run_as(statement: Any) -> str:
+def run_as(statement: Any, game: str | None = None) -> str:
     """The text a statement of user SQL runs as: a ``CALL f(...)`` as ``SELECT * FROM f(...)`` (the query zx checks
     of it: docs/security.md), whose rows DuckDB streams as they are fetched (QA round 38: ``CALL range(100000000)``
     held its whole result, 914 MB where the SELECT took 110 MB, and ``CALL range(1e11)`` ran into the memory cap);
-    any other statement as it is written."""
+    with a ``game`` chosen, ``SHOW TABLES`` as the names it shows, each once (the game's views, temporary, shadow
+    the file's tables of the same names, and DuckDB listed both: every table twice); any other statement as it is
+    written."""
     text = statement.query
-    if statement_kind(statement) == "CALL" and _keywords(text)[:1] == ["CALL"]:
+    kind = statement_kind(statement)
+    if kind == "CALL" and _keywords(text)[:1] == ["CALL"]:
         return "SELECT * FROM " + text[_after_word(text, "CALL"):]
+    if game is not None and kind == "SELECT" and [(t.upper(), k) for t, k in _tokens(text)
+                                                  if t != b";"] == [(b"SHOW", duckdb.token_type.keyword),
+                                                                    (b"TABLES", duckdb.token_type.keyword)]:
+        return "SELECT DISTINCT name FROM (SHOW TABLES) ORDER BY name" + (";" if text.rstrip().endswith(";") else "")
     return text
 
 
-def to_run(query: str, statements: list[Any]) -> str:
-    """``query`` with each statement as it runs (``run_as``): the statements' texts (each holds the semicolon that
-    ends it) one after the other, or ``query`` itself where none is run otherwise."""
-    texts = [run_as(statement) for statement in statements]
+def to_run(query: str, statements: list[Any], game: str | None = None) -> str:
+    """``query`` with each statement as it runs (``run_as``, ``game``: the one chosen): the statements' texts (each
+    holds the semicolon that ends it) one after the other, or ``query`` itself where none is run otherwise."""
+    texts = [run_as(statement, game) for statement in statements]
     if texts == [statement.query for statement in statements]:
         return query
     return "".join(texts)
@@ -627,11 +634,21 @@ _AS_TEXT_SQL = {"query", "query_table", "json_execute_serialized_sql", "histogra
                 "duckdb_table_sample", "seq_scan", "pragma_storage_info", "pragma_metadata_info"}
 
 
-def refuse_table_functions(tree: Any) -> None:
-    """``QueryRefused`` for a parsed query calling a table function not in ``ALLOWED_TABLE_FUNCTIONS``."""
+def refuse_table_functions(tree: Any, con: duckdb.DuckDBPyConnection | None = None) -> None:
+    """``QueryRefused`` for a parsed query calling a table function not in ``ALLOWED_TABLE_FUNCTIONS``. A name of no
+    function of DuckDB's catalog (read on ``con``) is no refusal: DuckDB's binder says it does not exist and what
+    name was meant, before anything runs (QA round 38: ``generate_serie(1, 3)`` was "refused: ... not one of those
+    user SQL may call")."""
+    known: set[str] | None = None
     for name in table_functions(tree):
         if name in ALLOWED_TABLE_FUNCTIONS:
             continue
+        if con is not None and name != "?":
+            if known is None:
+                known = {r[0] for r in con.execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()")
+                         .fetchall()}
+            if name not in known:
+                continue  # (DuckDB's own error: "Table Function with name ... does not exist! Did you mean ...")
         if name in _AS_TEXT_SQL:
             why = ("it runs SQL given as text, or reads a table named in text, which zx cannot check before it runs: "
                    "write that query itself (FROM seats ...; a histogram: GROUP BY)")
@@ -652,7 +669,7 @@ def checked(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> list[dict[
     trees = [parsed(con, statement) for statement in statements]
     for tree in trees:
         if tree is not None:
-            refuse_table_functions(tree.get("statements"))
+            refuse_table_functions(tree.get("statements"), con)
     too_many_tables(trees)
     return trees
 
@@ -1400,7 +1417,7 @@ class Stats:
         except duckdb.Error as e:
             raise QueryError(f"SQL error: {_advice(e)}") from e
         trees = checked(self.con, statements)  # (refused: what zx cannot check before it runs)
-        run = to_run(query, statements)
+        run = to_run(query, statements, game)
         query = without_final_semicolons(run, tokens if run is query else sql_tokens(run))
         timer = None
         began = time.monotonic()
