@@ -303,7 +303,8 @@ def joined_tables(node: Any) -> int:
     read and table functions of a SELECT, its FROM's subqueries and the subqueries of its expressions included
     (DuckDB flattens and decorrelates them into the SELECT's joins) and each CTE it defines; each branch of a set
     operation is a part of its own (planned apart). Walked without recursion: a parse 1,000 expressions deep (DuckDB's
-    own limit) nests thousands of objects (QA round 38: Python's recursion limit was "internal error: RecursionError")."""
+    own limit) nests thousands of objects (QA round 38: past Python's recursion limit, "internal error:
+    RecursionError")."""
     parts = [[0]]  # each part's count of tables: the query's, then each branch of a set operation
     stack: list[tuple[Any, list[int]]] = [(node, parts[0])]
     while stack:
