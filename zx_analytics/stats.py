@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import json
 import math
 import operator
 import os
@@ -50,6 +49,7 @@ from pathlib import Path
 from typing import Any, Callable, Collection, Iterable, TypeVar, cast
 
 import duckdb
+import orjson
 import polars as pl
 
 from zx_events.errors import ArgumentTypeError, Error, for_python
@@ -76,8 +76,6 @@ MAX_SQL_SET_OPERATIONS = 1_000
 # most, 64 in up to 1.1 s, 80 in 0.6 s as a chain)
 MAX_SQL_TABLES = 32
 _RELATIONS = {"BASE_TABLE", "TABLE_FUNCTION"}  # a table, a view, a CTE read; range(), unnest(), a read_* function
-_EXPLAIN = re.compile(r"(?:\s|--[^\n]*(?:\n|$)|/\*.*?\*/)*EXPLAIN\s+(?:ANALY[SZ]E\s+)?(?:\([^)]*\)\s*)?",
-                      re.IGNORECASE | re.DOTALL)
 _SET_OPERATIONS = {"UNION", "INTERSECT", "EXCEPT"}
 _WORD = re.compile(rb"\w*")
 SEATS = ("first", "second")
@@ -304,34 +302,30 @@ def joined_tables(node: Any) -> int:
     """The most tables one part of a parsed query (DuckDB's ``json_serialize_sql``) joins: the tables, views, CTEs
     read and table functions of a SELECT, its FROM's subqueries and the subqueries of its expressions included
     (DuckDB flattens and decorrelates them into the SELECT's joins) and each CTE it defines; each branch of a set
-    operation is a part of its own (planned apart)."""
-    most = 0
-
-    def walk(obj: Any, part: list[int]) -> None:
-        nonlocal most
+    operation is a part of its own (planned apart). Walked without recursion: a parse 1,000 expressions deep (DuckDB's
+    own limit) nests thousands of objects (QA round 38: past Python's recursion limit, "internal error:
+    RecursionError")."""
+    parts = [[0]]  # each part's count of tables: the query's, then each branch of a set operation
+    stack: list[tuple[Any, list[int]]] = [(node, parts[0])]
+    while stack:
+        obj, part = stack.pop()
         if isinstance(obj, dict):
             if obj.get("type") == "SET_OPERATION_NODE":
                 for key, value in obj.items():
                     if key in ("children", "left", "right"):
                         for child in value if isinstance(value, list) else [value]:
-                            branch = [0]
-                            walk(child, branch)
-                            most = max(most, branch[0])
+                            parts.append([0])
+                            stack.append((child, parts[-1]))
                     else:
-                        walk(value, part)
-                return
+                        stack.append((value, part))
+                continue
             if isinstance(obj.get("type"), str) and obj["type"] in _RELATIONS:  # (a sample's size holds a
                 # dict under "type": TypeError, unhashable, in USING SAMPLE 10%)
                 part[0] += 1
-            for value in obj.values():
-                walk(value, part)
+            stack.extend((value, part) for value in obj.values())
         elif isinstance(obj, list):
-            for value in obj:
-                walk(value, part)
-
-    top = [0]
-    walk(node, top)
-    return max(most, top[0])
+            stack.extend((value, part) for value in obj)
+    return max(n for n, in parts)
 
 
 def parsed(con: duckdb.DuckDBPyConnection, statement: Any) -> dict[str, Any] | None:
@@ -350,16 +344,12 @@ def parsed(con: duckdb.DuckDBPyConnection, statement: Any) -> dict[str, Any] | N
     if kind == "SELECT":
         return _serialised(con, text, kind)
     if kind == "EXPLAIN":
-        m = _EXPLAIN.match(text)
-        try:
-            inner = duckdb.extract_statements(text[m.end():]) if m is not None else []
-        except duckdb.Error as e:
-            raise QueryError(f"SQL error: {e}") from e
-        if len(inner) != 1:
+        inner = explained(text)
+        if inner is None:
             raise QueryRefused(f"{_SANDBOX}an EXPLAIN of what zx cannot check is not run: EXPLAIN a query (SELECT)")
-        return parsed(con, inner[0])
+        return parsed(con, inner)
     if kind == "CALL" and words[:1] == ["CALL"]:  # CALL f(...) is SELECT * FROM f(...)
-        return _serialised(con, "SELECT * FROM " + text[_after_word(text, "CALL"):], kind)
+        return _serialised(con, run_as(statement), kind)
     if kind == "CALL" and words in (["CHECKPOINT"], ["FORCE", "CHECKPOINT"]):
         return None  # (read-only: nothing to write)
     if kind == "SET" and words[:1] == ["SET"] and "VARIABLE" in words[1:3]:
@@ -386,9 +376,88 @@ def parsed(con: duckdb.DuckDBPyConnection, statement: Any) -> dict[str, Any] | N
                        f"table function), not {' '.join(words[:2]) or kind} statements")
 
 
+def explained(text: str) -> Any:
+    """The statement an ``EXPLAIN`` statement's text explains (one of ``duckdb.extract_statements``), or None where it
+    cannot be told. Read from DuckDB's tokens (comments skipped): ``EXPLAIN``, then ``ANALYZE`` (or ``ANALYSE``), then
+    a parenthesis that is an option list (``(FORMAT json)``, ``(ANALYZE, FORMAT json)``) or the statement's own
+    (``EXPLAIN (SELECT 1) UNION ALL (SELECT 2)``, ``EXPLAIN (DESCRIBE seats)``). DuckDB tells which: the text from
+    each place the statement may begin is a candidate when it is one statement, an option list when DuckDB parses it
+    before a SELECT; exactly one must be (QA round 38: a regular expression took ``(SELECT 1)`` for options, and
+    missed ANALYZE after a comment)."""
+    data = text.encode("utf-8")  # (token positions count bytes)
+    tokens = [(p, k) for p, k in sql_tokens(text) or [] if k != duckdb.token_type.comment]
+
+    def word(i: int) -> str:
+        return _WORD.match(data, tokens[i][0]).group().decode().upper() if i < len(tokens) else ""
+
+    def is_(i: int, char: bytes) -> bool:
+        return i < len(tokens) and tokens[i][1] == duckdb.token_type.operator and data[tokens[i][0]:][:1] == char
+
+    def one(start: int, end: int | None = None) -> list[Any]:
+        at = tokens[start][0] if start < len(tokens) else len(data)
+        part = data[at:None if end is None else tokens[end][0]].decode("utf-8")
+        try:
+            return duckdb.extract_statements(part)
+        except duckdb.Error:
+            return []
+
+    if word(0) != "EXPLAIN" or tokens[0][1] != duckdb.token_type.keyword:
+        return None
+    starts = [1]
+    if word(1) in ("ANALYZE", "ANALYSE") and tokens[1][1] == duckdb.token_type.keyword:
+        starts.append(2)
+    found = []
+    for start in starts:
+        whole = one(start)
+        if len(whole) == 1:
+            found.append(whole[0])
+        if is_(start, b"("):
+            depth, close = 0, start
+            for close in range(start, len(tokens)):
+                depth += is_(close, b"(") - is_(close, b")")
+                if depth == 0:
+                    break
+            options = data[tokens[start][0]:tokens[close][0] + 1].decode("utf-8")
+            try:
+                duckdb.extract_statements(f"EXPLAIN {options} SELECT 1")
+            except duckdb.Error:
+                continue  # (not an option list)
+            after = one(close + 1)
+            if depth == 0 and len(after) == 1:
+                found.append(after[0])
+    return found[0] if len(found) == 1 else None
+
+
 _SANDBOX = "refused: zx sql is read-only and sandboxed: "
 # DuckDB's statement kinds that read files or extensions (the sandbox refuses them: zx does before they run)
 _FILES = "reading or writing files, attaching databases and installing or loading extensions are disabled"
+
+
+def run_as(statement: Any, game: str | None = None) -> str:
+    """The text a statement of user SQL runs as: a ``CALL f(...)`` as ``SELECT * FROM f(...)`` (the query zx checks
+    of it: docs/security.md), whose rows DuckDB streams as they are fetched (QA round 38: ``CALL range(100000000)``
+    held its whole result, 914 MB where the SELECT took 110 MB, and ``CALL range(1e11)`` ran into the memory cap);
+    with a ``game`` chosen, ``SHOW TABLES`` as the names it shows, each once (the game's views, temporary, shadow
+    the file's tables of the same names, and DuckDB listed both: every table twice); any other statement as it is
+    written."""
+    text = statement.query
+    kind = statement_kind(statement)
+    if kind == "CALL" and _keywords(text)[:1] == ["CALL"]:
+        return "SELECT * FROM " + text[_after_word(text, "CALL"):]
+    if game is not None and kind == "SELECT" and [(t.upper(), k) for t, k in _tokens(text)
+                                                  if t != b";"] == [(b"SHOW", duckdb.token_type.keyword),
+                                                                    (b"TABLES", duckdb.token_type.keyword)]:
+        return "SELECT DISTINCT name FROM (SHOW TABLES) ORDER BY name" + (";" if text.rstrip().endswith(";") else "")
+    return text
+
+
+def to_run(query: str, statements: list[Any], game: str | None = None) -> str:
+    """``query`` with each statement as it runs (``run_as``, ``game``: the one chosen): the statements' texts (each
+    holds the semicolon that ends it) one after the other, or ``query`` itself where none is run otherwise."""
+    texts = [run_as(statement, game) for statement in statements]
+    if texts == [statement.query for statement in statements]:
+        return query
+    return "".join(texts)
 
 
 def statement_kind(statement: Any) -> str:
@@ -406,7 +475,7 @@ def statement_kind(statement: Any) -> str:
 def _serialised(con: duckdb.DuckDBPyConnection, text: str, kind: str) -> dict[str, Any]:
     try:
         # (every row fetched: a result left open on user SQL's cursor refused the query's relation after it)
-        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchall()[0][0])
+        tree = json_loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchall()[0][0])
     except (duckdb.Error, TypeError, ValueError):
         tree = {"error": True}
     if tree.get("error"):
@@ -416,6 +485,61 @@ def _serialised(con: duckdb.DuckDBPyConnection, text: str, kind: str) -> dict[st
             raise QueryError(f"SQL error: {e}") from e
         raise QueryRefused(f"{_SANDBOX}zx cannot check the query of this {kind} statement before it runs")
     return tree
+
+
+# a JSON text's tokens: punctuation, a string, or a bare literal (a number, true, false, null), after any white space
+_JSON_TOKEN = re.compile(r'[ \t\n\r]*(?:([\[\]{},:])|("(?:[^"\\]|\\.)*")|([^ \t\n\r\[\]{},:"]+))', re.DOTALL)
+_NOTHING = object()
+
+
+def json_loads(text: str) -> Any:
+    """The value of a JSON text (DuckDB's parse of a query, ``json_serialize_sql``), however deeply it nests: orjson
+    (fast) stops at 1,024 levels and Python's json at its recursion limit (QA round 38: ``SELECT 1 + 1 + ...`` of 340
+    terms, 400 ``'a'`` joined by ``||``, ``abs(abs(...))`` 400 deep were "internal error: RecursionError" where DuckDB
+    runs them to its own limit of 1,000 levels of expression, a parse 3,000 objects deep and more); deeper, it is
+    read a token at a time on a stack of its own. ``ValueError`` for a text that is no JSON."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    stack: list[list[Any]] = []  # the open objects and arrays: [container, the key read, waiting for its value]
+    value: Any = _NOTHING
+    result: Any = _NOTHING
+    at = 0
+    end = len(text.rstrip(" \t\n\r"))
+    while at < end:
+        m = _JSON_TOKEN.match(text, at)
+        if m is None:
+            raise ValueError(f"not JSON at character {at}")
+        at = m.end()
+        punctuation, string, literal = m.groups()
+        if punctuation in ("{", "["):
+            stack.append([{} if punctuation == "{" else [], _NOTHING])
+            continue
+        if punctuation in ("}", "]"):
+            if not stack or isinstance(stack[-1][0], dict) != (punctuation == "}"):
+                raise ValueError(f"not JSON at character {at}: {punctuation} closes nothing")
+            value = stack.pop()[0]
+        elif punctuation is not None:  # , and : (a value's place is known by its container)
+            continue
+        else:
+            value = orjson.loads(string if string is not None else literal)  # (one value: flat)
+        if not stack:
+            if result is not _NOTHING:
+                raise ValueError(f"not JSON at character {at}: a second value")
+            result = value
+        elif isinstance(stack[-1][0], list):
+            stack[-1][0].append(value)
+        elif stack[-1][1] is _NOTHING:
+            if not isinstance(value, str):
+                raise ValueError(f"not JSON at character {at}: a key that is no string")
+            stack[-1][1] = value
+        else:
+            stack[-1][0][stack[-1][1]] = value
+            stack[-1][1] = _NOTHING
+    if stack or result is _NOTHING:
+        raise ValueError("not JSON: it ends inside a value")
+    return result
 
 
 def _tokens(text: str) -> list[tuple[bytes, Any]]:
@@ -511,11 +635,21 @@ _AS_TEXT_SQL = {"query", "query_table", "json_execute_serialized_sql", "histogra
                 "duckdb_table_sample", "seq_scan", "pragma_storage_info", "pragma_metadata_info"}
 
 
-def refuse_table_functions(tree: Any) -> None:
-    """``QueryRefused`` for a parsed query calling a table function not in ``ALLOWED_TABLE_FUNCTIONS``."""
+def refuse_table_functions(tree: Any, con: duckdb.DuckDBPyConnection | None = None) -> None:
+    """``QueryRefused`` for a parsed query calling a table function not in ``ALLOWED_TABLE_FUNCTIONS``. A name of no
+    function of DuckDB's catalog (read on ``con``) is no refusal: DuckDB's binder says it does not exist and what
+    name was meant, before anything runs (QA round 38: ``generate_serie(1, 3)`` was "refused: ... not one of those
+    user SQL may call")."""
+    known: set[str] | None = None
     for name in table_functions(tree):
         if name in ALLOWED_TABLE_FUNCTIONS:
             continue
+        if con is not None and name != "?":
+            if known is None:
+                known = {r[0] for r in con.execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()")
+                         .fetchall()}
+            if name not in known:
+                continue  # (DuckDB's own error: "Table Function with name ... does not exist! Did you mean ...")
         if name in _AS_TEXT_SQL:
             why = ("it runs SQL given as text, or reads a table named in text, which zx cannot check before it runs: "
                    "write that query itself (FROM seats ...; a histogram: GROUP BY)")
@@ -536,7 +670,7 @@ def checked(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> list[dict[
     trees = [parsed(con, statement) for statement in statements]
     for tree in trees:
         if tree is not None:
-            refuse_table_functions(tree.get("statements"))
+            refuse_table_functions(tree.get("statements"), con)
     too_many_tables(trees)
     return trees
 
@@ -609,13 +743,19 @@ def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any], trees
 _ARROW_ADVICE = re.compile(r"\n?Use SET lambda_syntax=\S* to revert to the deprecated behavior\.")
 
 
+# and for an expression nested deeper than DuckDB takes (max_expression_depth, a setting zx cannot change either)
+_DEPTH_ADVICE = re.compile(r' Use "SET max_expression_depth TO x" to increase the maximum expression depth\.')
+
+
 def _advice(e: duckdb.Error) -> str:
     """DuckDB's words for user SQL it could not run, with what zx sql allows in place of advice it does not."""
     text = str(e)
     if isinstance(e, duckdb.BinderException) and "Deprecated lambda arrow (->)" in text:
         text = _ARROW_ADVICE.sub("\nWrite it lambda x: x + 1 (DuckDB's lambda syntax): zx sql cannot change settings "
                                  "(lambda_syntax) to take the arrow.", text)
-    return text
+    return _DEPTH_ADVICE.sub(" zx sql cannot change settings (max_expression_depth): nest the expression less deeply "
+                             "(a long sum: sum() over unnest([...]); a long concatenation: concat(...) or "
+                             "string_agg).", text)
 
 
 def serialised(method: Any) -> Any:
@@ -636,6 +776,16 @@ def serialised(method: Any) -> Any:
                     raise
                 raise DamagedFile(self._file(), e, python=for_python()) from e
     return run
+
+
+# DuckDB's errors for user SQL it cannot run as written (QueryError, DuckDB's words): a syntax error, an unknown name,
+# a wrong type or value, a value out of its type's range (an overflow), what DuckDB does not implement (parameters
+# given to a statement before the last: it was DuckDB's raw NotImplementedException, QA round 38). Not among them,
+# raised as they are: a damaged file (DamagedFile), no memory, an interruption, DuckDB's internal errors.
+AS_WRITTEN = (duckdb.ParserException, duckdb.SyntaxException, duckdb.BinderException, duckdb.CatalogException,
+              duckdb.ConversionException, duckdb.InvalidInputException, duckdb.InvalidTypeException,
+              duckdb.TypeMismatchException, duckdb.OutOfRangeException, duckdb.NotImplementedException,
+              duckdb.SequenceException, duckdb.SerializationException)
 
 
 class StatsClosed(AnalyticsError):
@@ -1266,9 +1416,10 @@ class Stats:
         try:
             statements = duckdb.extract_statements(query)
         except duckdb.Error as e:
-            raise QueryError(f"SQL error: {e}") from e
+            raise QueryError(f"SQL error: {_advice(e)}") from e
         trees = checked(self.con, statements)  # (refused: what zx cannot check before it runs)
-        query = without_final_semicolons(query, tokens)
+        run = to_run(query, statements, game)
+        query = without_final_semicolons(run, tokens if run is query else sql_tokens(run))
         timer = None
         began = time.monotonic()
         timeout = _seconds(timeout)
@@ -1296,8 +1447,7 @@ class Stats:
             reason = refusal(e)
             if reason is not None:
                 raise QueryRefused(reason) from None
-            if isinstance(e, (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException,
-                              duckdb.ConversionException, duckdb.InvalidInputException, duckdb.TypeMismatchException)):
+            if isinstance(e, AS_WRITTEN):
                 raise QueryError(f"SQL error: {_advice(e)}") from e  # as written (a damaged file, no memory: as raised)
             raise
         finally:

@@ -658,8 +658,15 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     if not statements:  # an empty query, or comments only: it printed nothing and succeeded
         raise click.UsageError("the query holds no statement: give a SELECT (docs/data-dictionary.md lists the "
                                "tables)")
-    if statements > 1:
-        click.echo(f"{statements:,} statements: the rows shown are the last one's", err=True)
+    noted = [statements <= 1]
+
+    def note() -> None:
+        """Say that the rows are the last statement's, once the statements have passed zx's checks and run (it was
+        said before a refusal of the second one)."""
+        if not noted[0]:
+            noted[0] = True
+            click.echo(f"{statements:,} statements: the rows shown are the last one's", err=True)
+
     path = resolve_analytics_path(ctx, analytics_path)
     too_big = (f"the query needs more memory than zx sql allows (DuckDB's work at most 2 GB, all of it "
                f"{SQL_DATA_MEMORY >> 30} GiB; docs/security.md): ask for less (fewer rows or columns, smaller values)")
@@ -676,6 +683,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
         """CSV or JSON as the rows come (sql_each): millions of rows are never held whole, and the
         time limit covers writing them (it covered the query alone: 10,000,000 rows took 28 s and
         3.7 GB past a 2 s limit)."""
+        note()
         names = unique_names(columns)
         if fmt == "csv":
             _echo_csv(names if not written[0] else None, batch, lists=True)
@@ -688,6 +696,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
     past = [0, began + COUNT_NOTE]  # rows fetched past them; when to say how many so far
 
     def keep(_: list[str], batch: list[tuple]) -> None:
+        note()
         room = max(shown - len(rows), 0)
         rows.extend(batch[:room])
         past[0] += max(len(batch) - room, 0)
@@ -703,6 +712,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                 if fmt != "table":
                     with ctrl_c_interrupts(st):  # (the cursor its SQL runs on: Stats.interrupt)
                         columns = st.sql_each(query, write, timeout=timeout or None, game=game)
+                    note()
                     if not written[0]:
                         emit([], fmt, unique_names(columns), lists=True)
                     elif fmt == "json":
@@ -710,6 +720,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                     return
                 with ctrl_c_interrupts(st):
                     columns = st.sql_each(query, keep, timeout=timeout or None, limit=limit, game=game)
+                note()
             if past[0] and not count_rest:
                 click.echo(f"showing the first {counted(shown, 'row')}: --limit N (at most {SQL_TABLE_ROWS:,}; 0: "
                            f"count the others), or --format csv|json for every row", err=True)
