@@ -214,7 +214,7 @@ def cut_cells(text: str, cells: int = SHOWN_CELLS, ellipsis: str = "...") -> str
 
 
 def result_text(winner: str | None, reason: str | None, reasons: Mapping[str, str]) -> str:
-    """A match's result as the boards say it: "P2 won by destroying the other Life Base (210.8)", "a draw by the
+    """A match's result as the boards say it: "P2 won by taking the other Life Base out of play (210.8)", "a draw by the
     time limit (106.1a)": the reason in its game's words (``reasons``, the game's ``rules.REASONS``), one the game
     does not name (a log's own text) as it is, cut to ``SHOWN_CELLS`` (``cut_cells``); zx replay's boards of both
     games (their ``render``) and, in JavaScript, each game's web/board.js."""

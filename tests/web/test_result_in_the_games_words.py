@@ -18,7 +18,7 @@ from zx_events.games.x610z.sim import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 X610Z = ("x610z-sim-7-0264", "examples/x610z/legal/life-base-destroyed.x610zlog",
-         "P2 won by destroying the other Life Base (210.8)")
+         "P2 won by taking the other Life Base out of play (210.8)")
 ZX = ("sim-1-0137", "examples/legal/range-attacks-win-by-life.zxlog",
       "won by damage with no Life left (a player with 0 Life loses)")
 DRAW = ("x610z-time-draw", "a draw by the time limit (106.1a)")  # (a log the store fixture writes)
@@ -230,6 +230,6 @@ def test_each_games_short_reasons_are_words_for_every_reason():
             assert label and label != reason and "(" not in label, (key, reason, label)
     assert games.get("zx").reason_label("concede") == "by concession"
     assert [games.get("x610z").reason_label(r) for r in ("ending_dot", "life_base", "deck_out")] == \
-        ["Ending Dot", "Life Base destroyed", "deck out"]  # (short, as a list's cell; its whole words were long)
+        ["Ending Dot", "Life Base out of play", "deck out"]  # (short, as a list's cell; its whole words were long)
     assert games.get("zx").reason_label("a log's own words") == "a log's own words"
 

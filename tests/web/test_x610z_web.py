@@ -234,7 +234,7 @@ def test_the_judges_file_draws_each_deck_sorted_in_chromium(browser, mixed, tmp_
 def test_the_match_page_says_what_a_seat_sees_and_the_result_in_x610zs_words(client):
     """The X610Z match page said "that seat's own hand and Dynamis too (301.3)" (Z/X's zones and rule),
     and "by ending_dot" (the engine's key): each game's own words now."""
-    for match, reason in ((MATCH, "destroying the other Life Base (210.8)"),
+    for match, reason in ((MATCH, "taking the other Life Base out of play (210.8)"),
                           (ENDING_DOT, "its Life Base reaching an Ending Dot (602.2)")):
         page = client.get(f"/matches/{match}").text
         assert f'by <span id="reason">{reason}</span>' in page and f'title="{reason_key(match)}"' not in page

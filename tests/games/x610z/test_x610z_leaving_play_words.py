@@ -84,3 +84,10 @@ def test_x610z_402_8_a_summon_moved_into_control_is_discarded_to_its_owners_pile
 def test_x610z_210_5_a_summon_dealt_lethal_damage_is_destroyed_and_goes_to_its_owners_pile(store):
     assert _said(store, "lethal", "Destroyed", "spectator") == [
         "Sky Vessel A1-022 on B5 is destroyed by lethal damage (210.5) and goes to P2's Discard Pile"]
+
+
+def test_x610z_210_8_a_life_base_discarded_by_402_8_is_no_destroyed_life_base_in_the_result(store):
+    """P2's Iron Keep discarded by 402.8 after P1 took control of it: P1 won by "destroying the other Life Base", the
+    one reason text of every Life Base out of play (QA round 38); 210.8 says "leaves play", and so does the result."""
+    assert _said(store, "control", "MatchEnded") == [
+        "The match ends: P1 won by taking the other Life Base out of play (210.8)"]

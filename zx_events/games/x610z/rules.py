@@ -221,17 +221,17 @@ RULES.update({
 # (Game.reason_text), zx replay's board and web/board.js's REASONS (tests/web/test_result_in_the_games_words.py)
 # (a draw's line says "a draw by {text}" itself, so the text does not say it again)
 REASONS = {"ending_dot": "its Life Base reaching an Ending Dot (602.2)",
-           "life_base": "destroying the other Life Base (210.8)",
+           "life_base": "taking the other Life Base out of play (210.8)",
            "deck_out": "the other player drawing from an empty Deck (106.3)", "concede": "concession",
            "time": "the time limit (106.1a)", "simultaneous": "both losing at once (106.1a)"}
 # the same, short, as the match list says them after "won", "lost" or "draw" (Game.reason_label: whoever won or lost)
-SHORT_REASONS = {"ending_dot": "Ending Dot", "life_base": "Life Base destroyed", "deck_out": "deck out",
+SHORT_REASONS = {"ending_dot": "Ending Dot", "life_base": "Life Base out of play", "deck_out": "deck out",
                  "concede": "by concession", "time": "time limit", "simultaneous": "both lost at once"}
 # how both Life Bases left play where a resolution's effects took them (MatchEnded's ``how``, the outcome's, digest.13:
 # the loss checked when the resolution ended, ``Referee.end_resolution``), as Z/X's LAST_LIFE_BOTH: the draw says it
 # (``gone_text``) on every surface (the narration, zx replay's Result, the match page, web/board.js's table: tests/web/
 # test_x610z_counters_and_turn_start.py checks that they agree). A single Life Base an effect took out of play is said as
-# before ("destroying the other Life Base (210.8)"): its effect's lethal damage destroyed it.
+# before ("taking the other Life Base out of play (210.8)"): its effect's lethal damage destroyed it.
 LIFE_BASES_GONE = {"effect": "one resolution's effects took both out of play"}
 
 
@@ -245,7 +245,7 @@ def gone_text(winner: str | None, reason: str | None, how: str | None) -> str | 
 
 def outcome_text(winner: str | None, reason: str | None, how: str | None = None) -> str:
     """A result as the boards say it: "a draw: both Life Bases left play at once (...)" where ``how`` says it
-    (``gone_text``), else ``freetext.result_text``'s "P1 won by destroying the other Life Base (210.8)"."""
+    (``gone_text``), else ``freetext.result_text``'s "P1 won by taking the other Life Base out of play (210.8)"."""
     from zx_events.freetext import result_text
 
     gone = gone_text(winner, reason, how)

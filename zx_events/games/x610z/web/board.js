@@ -9,7 +9,7 @@
   // a result's reason in the game's words, as the match page says it (the game's rules.REASONS: tests/web/
   // test_result_in_the_games_words.py checks that they agree); one not named here (a log's own text) as it is
   var REASONS = { ending_dot: "its Life Base reaching an Ending Dot (602.2)",
-    life_base: "destroying the other Life Base (210.8)",
+    life_base: "taking the other Life Base out of play (210.8)",
     deck_out: "the other player drawing from an empty Deck (106.3)", concede: "concession",
     time: "the time limit (106.1a)", simultaneous: "both losing at once (106.1a)" };
   function reasonText(r) { return Object.prototype.hasOwnProperty.call(REASONS, r) ? REASONS[r] : r; }
