@@ -587,6 +587,31 @@ def _pragma_name(text: str) -> str:
     return tokens[1][0].decode("utf-8", "replace").strip('"').lower() if len(tokens) > 1 else ""
 
 
+# a table named as a file is DuckDB's replacement scan of that file (FROM 'x.parquet', FROM "league.duckdb"): the
+# sandbox's allowed paths let it read the analytics file itself through DuckDB's .duckdb reader (QA round 38: which
+# only listed its tables' names, the file holding several; a file of one table would be read whole, past a game)
+_FILE_NAME = re.compile(r"(?i).*(?:[/\\]|://|\.(?:duckdb|db|sqlite3?|parquet|csv|tsv|json|jsonl|ndjson|txt|arrow|"
+                        r"feather|xlsx|gz|zst))$|.*[/\\]")
+
+
+def file_tables(tree: Any) -> list[str]:
+    """The names of the tables a parsed query reads that name a file (``_FILE_NAME``), unqualified as a replacement
+    scan is."""
+    found = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            name = node.get("table_name")
+            if node.get("type") == "BASE_TABLE" and isinstance(name, str) and not node.get("schema_name") \
+                    and not node.get("catalog_name") and _FILE_NAME.match(name):
+                found.append(name)
+            stack.extend(node.values())
+    return found
+
+
 def table_functions(tree: Any) -> list[str]:
     """The table functions and table macros a parsed query calls (``range``, ``query_table``, ``histogram``), each
     by its name as written (catalog and schema left out), lower case; ``?`` for one DuckDB does not name."""
@@ -671,6 +696,10 @@ def checked(con: duckdb.DuckDBPyConnection, statements: list[Any]) -> list[dict[
     for tree in trees:
         if tree is not None:
             refuse_table_functions(tree.get("statements"), con)
+            named = file_tables(tree.get("statements"))
+            if named:
+                raise QueryRefused(f"{_SANDBOX}{_FILES} ({named[0]!r} names a file: the analytics file's tables are "
+                                   f"named by their names, FROM seats)")
     too_many_tables(trees)
     return trees
 
