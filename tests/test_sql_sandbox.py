@@ -700,6 +700,10 @@ def test_an_expression_deeper_than_duckdb_takes_is_its_error_with_zxs_advice(two
             with pytest.raises(QueryError, match="Max expression depth limit of 1000 exceeded") as got:
                 st.sql(query)
             assert "SET max_expression_depth" not in str(got.value) and "nest the expression less" in str(got.value)
+    # zx sql too: its count of the statements met DuckDB's parser error first, with DuckDB's advice (QA round 38)
+    out = refused(two_games, "SELECT " + " + ".join(["1"] * 1100))
+    assert "Max expression depth limit of 1000 exceeded" in out and "SET max_expression_depth" not in out, out
+    assert "nest the expression less deeply" in out
 
 
 def test_json_loads_reads_any_depth_as_json_does():

@@ -646,15 +646,15 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
                               data_memory_cap)
     from zx_analytics.stats import Stats, UnknownName
 
-    from zx_analytics.stats import unreadable
+    from zx_analytics.stats import _advice, unreadable
 
     try:
         unreadable(query)
         statements = len(duckdb.extract_statements(query))
     except AnalyticsError as e:
         raise click.ClickException(str(e)) from None
-    except duckdb.Error as e:
-        raise click.ClickException(f"SQL error: {e}") from None
+    except duckdb.Error as e:  # (its advice as the Python API's: not a setting zx sql refuses, QA round 38)
+        raise click.ClickException(f"SQL error: {_advice(e)}") from None
     if not statements:  # an empty query, or comments only: it printed nothing and succeeded
         raise click.UsageError("the query holds no statement: give a SELECT (docs/data-dictionary.md lists the "
                                "tables)")
@@ -739,7 +739,7 @@ def sql_cmd(ctx: click.Context, query: str, timeout: float, row_limit: int, game
             raise click.ClickException(str(DamagedFile(path, e))) from None
         if isinstance(e, duckdb.OutOfMemoryException):
             raise click.ClickException(f"{too_big} ({str(e).splitlines()[0]})") from None
-        raise click.ClickException(f"SQL error: {e}") from None
+        raise click.ClickException(f"SQL error: {_advice(e)}") from None
     if past[0] and count_rest:
         more = f"{past[0]:,} more {'row' if past[0] == 1 else 'rows'}"
         click.echo(f"(the table shows the first {shown:,} rows; {more} left out: --format csv|json gives every row)",

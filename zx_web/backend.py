@@ -1114,9 +1114,12 @@ class Backend:
                 f"--rebuild`"))
         follower = self._follower
         if follower is not None and follower.error is not None:
-            why = "(the server's log says why)" if self.visitors else follower.error
+            if self.visitors:  # (the error and what to run are the operator's: the server's log has them)
+                return Freshness(False, position, last, f"the analytics stopped following the store at notification "
+                                                        f"{position} of {last} (the server's log says why); the "
+                                                        f"statistics answer again once this server is started again")
             return Freshness(False, position, last, self._update_advice(
-                f"the analytics stopped following the store at notification {position} of {last}: {why}"))
+                f"the analytics stopped following the store at notification {position} of {last}: {follower.error}"))
         if follower is not None:  # answered at the position committed last; the follower catches up
             behind = max(0, last - position)
             return Freshness(True, position, last, "following the store (zx serve --follow): " + (

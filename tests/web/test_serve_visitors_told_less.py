@@ -97,3 +97,28 @@ def test_a_malformed_chunked_request_leaves_no_traceback_in_the_log(demo, tmp_pa
     finally:
         err = stopped(proc)
     assert "Traceback" not in err and "ERROR" not in err and err.count("Invalid HTTP request received.") == 1, err
+
+
+def test_a_stopped_follower_tells_a_visitor_what_happens_not_its_error(demo, tmp_path):
+    """--follow's follower stopped (its store's server gone, a file of another store): a visitor read its error in
+    the library's words, then "(stop this server first: ...)" after an advice the visitor's words had lost (QA round
+    38, docs); now what happens and that the log says why; the terminal's words keep the error and what to run."""
+    from types import SimpleNamespace
+
+    from zx_web.app import open_backend
+
+    store = str(demo / "demo" / "events.sqlite")
+    backend = open_backend(store, demo / "demo" / "events.duckdb")
+    try:
+        backend.serving = True
+        backend._follower = SimpleNamespace(error="connection failed: root certificate file \"/etc/zx/ca.pem\" does "
+                                                  "not exist; run `zx analytics update`")  # (what Follower.run keeps)
+        said = backend.freshness()
+        assert not said.ok and said.message.endswith("(the server's log says why); the statistics answer again once "
+                                                     "this server is started again"), said.message
+        assert "/etc/zx" not in said.message and "stop this server first" not in said.message
+        backend.visitors = False  # (zx serve's start-up, on the terminal)
+        assert "/etc/zx/ca.pem" in backend.freshness().message
+    finally:
+        backend._follower = None
+        backend.close()
