@@ -594,39 +594,36 @@ _FILE_NAME = re.compile(r"(?i).*(?:[/\\]|://|\.(?:duckdb|db|sqlite3?|parquet|csv
                         r"feather|xlsx|gz|zst))$|.*[/\\]")
 
 
-def file_tables(tree: Any) -> list[str]:
-    """The names of the tables a parsed query reads that name a file (``_FILE_NAME``), unqualified as a replacement
-    scan is."""
-    found = []
+def parse_nodes(tree: Any) -> Iterable[dict[str, Any]]:
+    """Every object (dict) of a parsed query (DuckDB's ``json_serialize_sql``), walked without recursion: a parse
+    1,000 expressions deep nests thousands of objects (QA round 38: "internal error: RecursionError")."""
     stack = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, list):
             stack.extend(node)
         elif isinstance(node, dict):
-            name = node.get("table_name")
-            if node.get("type") == "BASE_TABLE" and isinstance(name, str) and not node.get("schema_name") \
-                    and not node.get("catalog_name") and _FILE_NAME.match(name):
-                found.append(name)
             stack.extend(node.values())
-    return found
+            yield node
+
+
+def file_tables(tree: Any) -> list[str]:
+    """The names of the tables a parsed query reads that name a file (``_FILE_NAME``), unqualified as a replacement
+    scan is."""
+    return [node["table_name"] for node in parse_nodes(tree)
+            if node.get("type") == "BASE_TABLE" and isinstance(node.get("table_name"), str)
+            and not node.get("schema_name") and not node.get("catalog_name") and _FILE_NAME.match(node["table_name"])]
 
 
 def table_functions(tree: Any) -> list[str]:
     """The table functions and table macros a parsed query calls (``range``, ``query_table``, ``histogram``), each
     by its name as written (catalog and schema left out), lower case; ``?`` for one DuckDB does not name."""
     found = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            if node.get("type") == "TABLE_FUNCTION":
-                function = node.get("function")
-                name = function.get("function_name") if isinstance(function, dict) else None
-                found.append(name.lower() if isinstance(name, str) else "?")
-            stack.extend(node.values())
+    for node in parse_nodes(tree):
+        if node.get("type") == "TABLE_FUNCTION":
+            function = node.get("function")
+            name = function.get("function_name") if isinstance(function, dict) else None
+            found.append(name.lower() if isinstance(name, str) else "?")
     return found
 
 
@@ -745,15 +742,7 @@ def leaves_the_game(con: duckdb.DuckDBPyConnection, statements: list[Any], trees
             raise QueryRefused(
                 f"{_ONE_GAME}DuckDB shows the tables a query reads (a SELECT, SUMMARIZE, DESCRIBE, or an EXPLAIN of "
                 f"one), not those of a {kind} statement: ask it without a game")
-        stack: list[Any] = [tree.get("statements")]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, list):
-                stack.extend(node)
-                continue
-            if not isinstance(node, dict):
-                continue
-            stack.extend(node.values())
+        for node in parse_nodes(tree.get("statements")):
             if node.get("type") == "BASE_TABLE" and in_file(node.get("catalog_name"), node.get("schema_name")):
                 name = ".".join(p for p in (node.get("catalog_name"), node.get("schema_name"), node.get("table_name"))
                                 if p)
