@@ -60,8 +60,10 @@ def warn_other_game(log: MatchLog, catalog: Any, stacklevel: int = 3) -> bool:
         return False
     game = log.game
     if isinstance(catalog, Mapping):
+        if game.key in catalog:  # (the common case, once a match of an import: asked first)
+            return False
         given = [(key, cat) for key, cat in catalog.items() if isinstance(key, str)]  # (not the (game, "board") keys)
-        if not given or game.key in catalog:
+        if not given:
             return False
         other, catalog = given[0]
     else:
