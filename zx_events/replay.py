@@ -1220,9 +1220,9 @@ def _turn_effects(events: Any) -> frozenset[str]:
     """The ``Game.turn_effects`` of the game whose decoded ``events`` these are (none: no event)."""
     if not events:
         return frozenset()
-    from zx_events import codec
+    from zx_events.integrity import event_topic
 
-    return games.for_topic(codec._topic_of(type(events[0]))).turn_effects
+    return games.for_topic(event_topic(events[0])).turn_effects
 
 
 @_service
