@@ -14,7 +14,8 @@ from typing import Any, Collection, Iterable, Sequence
 
 import click
 
-from zx_events.freetext import SHOWN_CELLS, cells_prefix, cut_cells, json_escaped, printable
+from zx_events.freetext import SHOWN_CELLS, cells_prefix, counted, cut_cells, json_escaped, printable  # noqa: F401
+# (counted: the commands' from here)
 
 _re = cache(re.compile)  # this module's patterns, each compiled when a value first needs it (a cut cell, a CSV cell
 # that starts as a formula would), not at every start-up (issue 20 target 4)
@@ -160,12 +161,6 @@ def json_text(value: Any) -> str:
     except (ValueError, TypeError):  # a NaN or an infinity, or a dict key JSON cannot have: rare, so looked for only then
         text = json.dumps(_json_ready(value), ensure_ascii=False, default=_json_default, allow_nan=False)
     return json_escaped(text)
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``1 match``, ``2 matches``, ``1,234 more rows``: a count (thousands separated, as every count a message gives)
-    and its noun, singular for one (``plural``: when not noun + s)."""
-    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 TABLE_ROWS = 1000  # rows a table shows at most (a note on stderr counts the others; CSV and JSON give them all)

@@ -296,3 +296,10 @@ def seat_event(kind: str, fields: dict, viewer: str, mask: Callable[[str], str] 
             fields["args"] = dict(fields["args"])  # the stored event's own dict: never changed
             _mask_fields(fields["args"], MASKED_EVENT_ARGS[kind], mask)
     return fields
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 match``, ``2 matches``, ``1,234 more rows``: a count (thousands separated, as every count a message gives)
+    and its noun, singular for one (``plural``: when not noun + s). zx's messages and pages alike (zx_cli.output's
+    until round 38, where the pages wrote it again inline)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from zx_events import codec, games, replay
+from zx_events.freetext import counted
 from zx_events.ids import match_uuid
 
 
@@ -117,8 +118,8 @@ class Cursor:
 
     def check_seq(self, seq: int) -> int:
         if not 1 <= seq <= self.last:
-            raise replay.OutOfRange(f"match {self.match_id} has {self.last} event{'' if self.last == 1 else 's'}: "
-                                    f"seq must be 1..{self.last}")
+            raise replay.OutOfRange(f"match {self.match_id} has {counted(self.last, 'event')}: seq must be "
+                                    f"1..{self.last}")
         return seq
 
     def turn_seq(self, turn: int) -> int:
@@ -137,7 +138,7 @@ class Cursor:
                 entries, after, lambda i: getattr(self.decoded(entries[i][0], entries[i][0])[0], "line", None))
         if not 1 <= turn <= len(self.turns):
             n = len(self.turns)
-            raise replay.OutOfRange(f"match {self.match_id} has {n} turn{'' if n == 1 else 's'}: turn must be 1..{n}")
+            raise replay.OutOfRange(f"match {self.match_id} has {counted(n, 'turn')}: turn must be 1..{n}")
         return self.turns[turn - 1]
 
     def window(self, first: int, last: int) -> list[tuple[int, str, bytes]]:

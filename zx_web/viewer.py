@@ -31,7 +31,7 @@ import orjson
 
 from zx_events import games, replay
 from zx_events.errors import Error
-from zx_events.freetext import INVISIBLE_UTF8, JSON_RAW_UTF8, printable
+from zx_events.freetext import INVISIBLE_UTF8, JSON_RAW_UTF8, counted, printable
 from zx_events.seats import JUDGE, PERSPECTIVES, engine_message, event_fields
 from zx_events.ids import project
 from zx_events.narration import compact, fields_text, seat_players
@@ -550,8 +550,7 @@ def result_said(data: dict[str, Any]) -> str:
     else:
         said = "no result"
     turns, events = len(data.get("turns") or ()), int(data.get("last") or 0)
-    return (f"{said[:1].upper()}{said[1:]} · {turns:,} turn{'' if turns == 1 else 's'} · "
-            f"{events:,} event{'' if events == 1 else 's'}")
+    return f"{said[:1].upper()}{said[1:]} · {counted(turns, 'turn')} · {counted(events, 'event')}"
 
 
 def no_script(data: dict[str, Any], served: bool) -> str:
@@ -586,7 +585,7 @@ def chain_note(data: dict[str, Any]) -> str:
     esc = html.escape
     short = head[:16]
     match = shlex.quote(str(data.get("match")))
-    count = f" ({int(events):,} event{'' if events == 1 else 's'})" if isinstance(events, int) else ""
+    count = f" ({counted(int(events), 'event')})" if isinstance(events, int) else ""
     if not chain.get("ok"):
         return (f'<span id="chain-head">Head digest as stored <code>{short}</code>{count}: its chain does not verify '
                 f'(the warning above).</span>\n  ')
